@@ -1,0 +1,90 @@
+//! The `zwischen` command: with no arguments it speaks UCI on stdin/stdout; subcommands run
+//! perft, the bench and developer tools.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+
+use zwischen::chess::{self, Position};
+
+#[derive(Parser)]
+#[command(name = "zwischen", version, about = "Zwischen, a UCI chess engine")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (single thread, no hash).
+    Perft {
+        /// Depth in plies.
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=20))]
+        depth: u32,
+        /// Position to start from (default: the start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// Print the count below each root move.
+        #[arg(long)]
+        divide: bool,
+        /// Write castling moves as king-takes-rook.
+        #[arg(long)]
+        chess960: bool,
+    },
+    /// Print the magic numbers and Zobrist keys as the source of src/chess/generated.rs.
+    #[command(hide = true)]
+    GenerateTables {
+        #[arg(long, default_value_t = chess::tables_gen::DEFAULT_SEED)]
+        seed: u64,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        None => {
+            zwischen::uci::run();
+            ExitCode::SUCCESS
+        }
+        Some(Command::Perft {
+            depth,
+            fen,
+            divide,
+            chess960,
+        }) => run_perft(depth, fen.as_deref(), divide, chess960),
+        Some(Command::GenerateTables { seed }) => {
+            print!("{}", chess::tables_gen::generate(seed));
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+fn run_perft(depth: u32, fen: Option<&str>, divide: bool, chess960: bool) -> ExitCode {
+    let pos = match fen {
+        Some(fen) => match Position::from_fen(fen) {
+            Ok(pos) => pos,
+            Err(error) => {
+                eprintln!("error: invalid FEN: {error}");
+                return ExitCode::FAILURE;
+            }
+        },
+        None => Position::startpos(),
+    };
+    let start = Instant::now();
+    let nodes = if divide {
+        let split = chess::divide(&pos, depth);
+        for (mv, count) in &split {
+            println!("{}: {count}", mv.to_uci(chess960));
+        }
+        println!();
+        split.iter().map(|(_, count)| count).sum()
+    } else {
+        chess::perft(&pos, depth)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    println!("Nodes: {nodes}");
+    println!("Time: {seconds:.3} s");
+    println!("NPS: {:.0}", nodes as f64 / seconds.max(1e-9));
+    ExitCode::SUCCESS
+}
