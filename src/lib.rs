@@ -1,6 +1,10 @@
 //! Zwischen, a UCI chess engine.
 //!
-//! Layers, each using only those above it in this list: `chess` (rules and move generation).
+//! Layers, each using only those before it: `chess` (rules, move generation, perft) → `eval`
+//! (static evaluation) → `search` (alpha-beta, hash table, time) → `bench` → `uci` (protocol).
 
+pub mod bench;
 pub mod chess;
+pub mod eval;
+pub mod search;
 pub mod uci;

@@ -32,6 +32,11 @@ enum Command {
         #[arg(long)]
         chess960: bool,
     },
+    /// Search the fixed bench positions to a fixed depth; prints "N nodes M nps" last.
+    Bench {
+        #[arg(default_value_t = zwischen::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
+        depth: i32,
+    },
     /// Print the magic numbers and Zobrist keys as the source of src/chess/generated.rs.
     #[command(hide = true)]
     GenerateTables {
@@ -53,6 +58,11 @@ fn main() -> ExitCode {
             divide,
             chess960,
         }) => run_perft(depth, fen.as_deref(), divide, chess960),
+        Some(Command::Bench { depth }) => {
+            let (nodes, nps) = zwischen::bench::run(depth);
+            println!("{nodes} nodes {nps} nps");
+            ExitCode::SUCCESS
+        }
         Some(Command::GenerateTables { seed }) => {
             print!("{}", chess::tables_gen::generate(seed));
             ExitCode::SUCCESS

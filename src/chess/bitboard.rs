@@ -68,6 +68,12 @@ impl Bitboard {
         Square::new(self.0.trailing_zeros() as u8)
     }
 
+    /// The highest square; the set must not be empty.
+    #[inline(always)]
+    pub const fn msb(self) -> Square {
+        Square::new(63 - self.0.leading_zeros() as u8)
+    }
+
     /// Shifts every square one rank forward, as `color`'s pawns move.
     #[inline(always)]
     pub const fn forward(self, color: Color) -> Bitboard {

@@ -229,6 +229,22 @@ impl Position {
                 || (bishops & !Bitboard::LIGHT_SQUARES).is_empty())
     }
 
+    /// The piece type `mv` captures, if any (castling "captures" its own rook: not a capture).
+    #[inline(always)]
+    pub fn captured_type(&self, mv: Move) -> Option<PieceType> {
+        match mv.kind() {
+            MoveKind::Castling => None,
+            MoveKind::EnPassant => Some(PieceType::Pawn),
+            _ => self.board[mv.to().index()].map(|p| p.piece_type()),
+        }
+    }
+
+    /// Captures and promotions.
+    #[inline(always)]
+    pub fn is_noisy(&self, mv: Move) -> bool {
+        mv.kind() == MoveKind::Promotion || self.captured_type(mv).is_some()
+    }
+
     /// Whether `color` has any piece besides its king and pawns.
     pub fn has_non_pawn_material(&self, color: Color) -> bool {
         (self.colors[color.index()]

@@ -1,59 +1,317 @@
 //! The UCI protocol loop.
+//!
+//! A reader thread turns stdin into events; the loop here handles them one at a time. A `go`
+//! hands the search to its own thread, which prints `info` and `bestmove` and then reports
+//! back. While it runs, `isready`, `stop`, `ponderhit` and `quit` are handled at once and
+//! every other command waits its turn, so commands always act in the order they were sent.
 
-use std::io::{self, BufRead, Write};
+mod command;
+mod input;
+mod options;
+mod output;
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Sender};
+use std::thread::JoinHandle;
 
 use crate::chess::{self, Position};
+use crate::search::{self, Limits, SearchJob, Shared, TranspositionTable, Worker};
+pub use command::{Command, CommandError, GoParams, parse};
+use options::{Effect, Options};
+use output::UciReporter;
 
+/// What the reader thread and the search thread tell the loop.
+enum Event {
+    Line(Result<String, String>),
+    EndOfInput,
+    SearchDone,
+}
+
+/// A search in progress.
+struct RunningSearch {
+    shared: Arc<Shared>,
+    handle: JoinHandle<Vec<Worker>>,
+}
+
+struct Engine {
+    position: Position,
+    /// Keys of the positions before `position` since its last irreversible move.
+    history: Vec<u64>,
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    /// The search threads' states; taken by a running search and handed back at its end.
+    workers: Vec<Worker>,
+    search: Option<RunningSearch>,
+    /// Commands received during a search that must wait for its end.
+    pending: VecDeque<String>,
+    events: Sender<Event>,
+}
+
+/// Runs the UCI loop on stdin and stdout until `quit` or the end of input.
 pub fn run() {
-    let stdin = io::stdin();
-    let mut pos = Position::startpos();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        let mut words = line.split_whitespace();
-        match words.next() {
-            Some("uci") => {
-                println!("id name Zwischen {}", env!("CARGO_PKG_VERSION"));
-                println!("uciok");
+    let (sender, events) = mpsc::channel();
+    input::spawn_reader(sender.clone(), Event::Line, || Event::EndOfInput);
+    let mut engine = Engine::new(sender);
+    for event in events {
+        let keep_going = match event {
+            Event::Line(Ok(line)) => engine.receive(line),
+            Event::Line(Err(problem)) => {
+                output::error(&problem);
+                true
             }
-            Some("isready") => println!("readyok"),
-            Some("position") => {
-                let rest: Vec<&str> = words.collect();
-                match parse_position(&rest) {
-                    Ok(p) => pos = p,
-                    Err(e) => println!("info string error: {e}"),
-                }
+            Event::SearchDone => engine.search_finished(),
+            Event::EndOfInput => {
+                engine.stop_search();
+                false
             }
-            Some("go") if words.next() == Some("perft") => {
-                let depth: u32 = words.next().and_then(|d| d.parse().ok()).unwrap_or(1);
-                let split = chess::divide(&pos, depth);
-                for (mv, n) in &split {
-                    println!("{}: {n}", mv.to_uci(false));
-                }
-                println!();
-                println!("Nodes searched: {}", split.iter().map(|x| x.1).sum::<u64>());
-            }
-            Some("quit") => break,
-            _ => {}
+        };
+        if !keep_going {
+            break;
         }
-        let _ = io::stdout().flush();
     }
 }
 
-fn parse_position(words: &[&str]) -> Result<Position, String> {
-    let moves_at = words
-        .iter()
-        .position(|w| *w == "moves")
-        .unwrap_or(words.len());
-    let mut pos = match words.first() {
-        Some(&"startpos") => Position::startpos(),
-        Some(&"fen") => {
-            Position::from_fen(&words[1..moves_at].join(" ")).map_err(|e| e.to_string())?
+impl Engine {
+    fn new(events: Sender<Event>) -> Engine {
+        let options = Options::default();
+        let tt = TranspositionTable::new(options.hash_mb)
+            .or_else(|_| TranspositionTable::new(1))
+            .expect("a 1 MB hash table can be allocated");
+        Engine {
+            position: Position::startpos(),
+            history: Vec::new(),
+            tt: Arc::new(tt),
+            workers: (0..options.threads).map(Worker::new).collect(),
+            options,
+            search: None,
+            pending: VecDeque::new(),
+            events,
         }
-        _ => return Err("expected startpos or fen".into()),
-    };
-    for text in words.iter().skip(moves_at + 1) {
-        let mv = pos.parse_uci_move(text, false).map_err(|e| e.to_string())?;
-        pos.make_move(mv);
     }
-    Ok(pos)
+
+    /// Handles one input line; returns false to quit.
+    fn receive(&mut self, line: String) -> bool {
+        if let Some(search) = &self.search {
+            match line.split_whitespace().next() {
+                Some("isready") => output::line("readyok"),
+                Some("stop") => search.shared.stop(),
+                Some("ponderhit") => search.shared.ponder_hit(),
+                Some("quit") => {
+                    self.stop_search();
+                    return false;
+                }
+                _ => self.pending.push_back(line),
+            }
+            return true;
+        }
+        self.execute(&line)
+    }
+
+    /// The search thread is done: take the workers back and run what waited.
+    fn search_finished(&mut self) -> bool {
+        self.join_search();
+        while self.search.is_none() {
+            let Some(line) = self.pending.pop_front() else {
+                break;
+            };
+            if !self.execute(&line) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(search) = &self.search {
+            search.shared.stop();
+        }
+        self.join_search();
+    }
+
+    fn join_search(&mut self) {
+        if let Some(search) = self.search.take() {
+            match search.handle.join() {
+                Ok(workers) => self.workers = workers,
+                Err(_) => {
+                    output::error("the search thread failed; its state was reset");
+                    self.workers = (0..self.options.threads).map(Worker::new).collect();
+                }
+            }
+        }
+    }
+
+    /// Executes a command while no search runs; returns false to quit.
+    fn execute(&mut self, line: &str) -> bool {
+        let mut warnings = Vec::new();
+        let parsed = command::parse(line, &mut warnings);
+        for warning in &warnings {
+            output::error(warning);
+        }
+        let command = match parsed {
+            Ok(command) => command,
+            Err(error) => {
+                output::error(&error.to_string());
+                return true;
+            }
+        };
+        match command {
+            Command::Uci => {
+                output::line(&format!("id name Zwischen {}", env!("CARGO_PKG_VERSION")));
+                output::line("id author the Zwischen developers");
+                for declaration in Options::declarations() {
+                    output::line(&declaration);
+                }
+                output::line("uciok");
+            }
+            Command::Debug | Command::Nothing => {}
+            Command::IsReady => output::line("readyok"),
+            Command::UciNewGame => {
+                self.tt.clear();
+                for worker in &mut self.workers {
+                    worker.clear();
+                }
+            }
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Position { fen, moves } => {
+                if let Err(problem) = self.set_position(fen.as_deref(), &moves) {
+                    output::error(&problem);
+                }
+            }
+            Command::Go(params) => self.go(params),
+            Command::Perft(depth) => self.perft(depth),
+            Command::Stop | Command::PonderHit => {}
+            Command::Quit => return false,
+            Command::Display => output::board(&self.position),
+            Command::Eval => {
+                for line in crate::eval::describe(&self.position).lines() {
+                    output::line(line);
+                }
+            }
+            Command::Bench(depth) => {
+                let (nodes, nps) = crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH));
+                output::line(&format!("{nodes} nodes {nps} nps"));
+            }
+        }
+        true
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let previous = self.options.clone();
+        match self.options.set(name, value) {
+            Err(problem) => output::error(&problem),
+            Ok(Effect::None) => {}
+            Ok(Effect::ClearHash) => self.tt.clear(),
+            Ok(Effect::ResizeThreads) => {
+                self.workers = (0..self.options.threads).map(Worker::new).collect();
+            }
+            Ok(Effect::ResizeHash) => match TranspositionTable::new(self.options.hash_mb) {
+                Ok(tt) => {
+                    // Free the old table before the new one is used.
+                    self.tt = Arc::new(tt);
+                }
+                Err(error) => {
+                    output::error(&error.to_string());
+                    self.options = previous;
+                }
+            },
+        }
+    }
+
+    /// Sets up `position`; on any error the previous position stays.
+    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
+        let mut position = match fen {
+            None => Position::startpos(),
+            Some(fen) => Position::from_fen(fen).map_err(|e| format!("invalid FEN: {e}"))?,
+        };
+        let mut history = Vec::new();
+        for (i, text) in moves.iter().enumerate() {
+            let mv = position
+                .parse_uci_move(text, self.options.chess960)
+                .map_err(|e| format!("move {} of the move list: {e}", i + 1))?;
+            history.push(position.key());
+            position.make_move(mv);
+            // Positions before a capture or pawn move can never come back.
+            if position.halfmove_clock() == 0 {
+                history.clear();
+            }
+        }
+        self.position = position;
+        self.history = history;
+        Ok(())
+    }
+
+    fn go(&mut self, params: GoParams) {
+        let mut search_moves = Vec::new();
+        for text in &params.searchmoves {
+            match self.position.parse_uci_move(text, self.options.chess960) {
+                Ok(mv) => search_moves.push(mv),
+                Err(error) => output::error(&format!("searchmoves: {error}")),
+            }
+        }
+        let limits = Limits {
+            time: [params.wtime, params.btime],
+            increment: [params.winc.unwrap_or(0), params.binc.unwrap_or(0)],
+            moves_to_go: params.movestogo.filter(|&m| m > 0),
+            depth: params.depth,
+            nodes: params.nodes,
+            mate: params.mate,
+            move_time: params.movetime,
+            infinite: params.infinite,
+            ponder: params.ponder,
+        };
+        let job = SearchJob {
+            root: self.position,
+            history: self.history.clone(),
+            limits,
+            search_moves,
+            multipv: self.options.multipv,
+            move_overhead_ms: self.options.move_overhead_ms,
+        };
+        let shared = Arc::new(Shared::new());
+        shared
+            .pondering
+            .store(params.ponder, std::sync::atomic::Ordering::SeqCst);
+        let reporter = UciReporter {
+            chess960: self.options.chess960,
+        };
+        let tt = Arc::clone(&self.tt);
+        let thread_shared = Arc::clone(&shared);
+        let mut workers = std::mem::take(&mut self.workers);
+        let events = self.events.clone();
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(search::STACK_SIZE)
+            .spawn(move || {
+                search::run(&job, &tt, &thread_shared, &mut workers, &reporter);
+                let _ = events.send(Event::SearchDone);
+                workers
+            });
+        match spawned {
+            Ok(handle) => self.search = Some(RunningSearch { shared, handle }),
+            Err(error) => {
+                output::error(&format!("cannot start the search: {error}"));
+                self.workers = (0..self.options.threads).map(Worker::new).collect();
+                // Still answer the `go`, with any legal move.
+                let any = self.position.legal_moves().as_slice().first().copied();
+                UciReporter {
+                    chess960: self.options.chess960,
+                }
+                .print_best_move(any, None);
+            }
+        }
+    }
+
+    fn perft(&self, depth: u32) {
+        let mut total = 0;
+        for (mv, nodes) in chess::divide(&self.position, depth) {
+            output::line(&format!("{}: {nodes}", mv.to_uci(self.options.chess960)));
+            total += nodes;
+        }
+        if depth == 0 {
+            total = 1;
+        }
+        output::line("");
+        output::line(&format!("Nodes searched: {total}"));
+    }
 }

@@ -1,0 +1,698 @@
+//! The search proper: root, main (principal-variation search) and quiescence nodes.
+
+use crate::chess::{Move, MoveKind, Position, SEE_VALUES};
+use crate::eval;
+
+use super::history::stat_bonus;
+use super::movepick::{MovePicker, OrderingContext};
+use super::params::*;
+use super::tt::{Bound, TranspositionTable};
+use super::worker::Worker;
+use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Shared};
+
+/// Marks "no static evaluation stored" (the node was in check).
+const NO_EVAL: i32 = i16::MIN as i32;
+
+/// Mate scores count from the root in search but from the node in the table.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Whether a stored bound settles the question "is the score inside (alpha, beta)?".
+fn bound_allows_cutoff(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+    match bound {
+        Bound::Exact => true,
+        Bound::Lower => score >= beta,
+        Bound::Upper => score <= alpha,
+    }
+}
+
+impl Worker {
+    /// Enters the child position reached by `mv` (or a null move when `mv` is `None`).
+    #[inline(always)]
+    fn push(&mut self, pos: &Position, mv: Option<Move>, child: &Position, ply: usize) {
+        self.frames[ply].moved = mv.and_then(|mv| {
+            let piece = pos.piece_on(mv.from())?;
+            // Castling is recorded as the king's move to its destination.
+            let to = if mv.kind() == MoveKind::Castling {
+                child.king_square(pos.side_to_move())
+            } else {
+                mv.to()
+            };
+            Some((piece, to))
+        });
+        self.frames[ply + 1].plies_from_null = if mv.is_some() {
+            self.frames[ply].plies_from_null + 1
+        } else {
+            0
+        };
+        self.keys.push(child.key());
+    }
+
+    #[inline(always)]
+    fn pop(&mut self) {
+        self.keys.pop();
+    }
+
+    /// Draw by the 50-move rule (unless mated on that move), dead material, or repetition:
+    /// one inside the search path, or a threefold one counting the game before the root.
+    fn is_draw(&self, pos: &Position, ply: usize) -> bool {
+        if pos.halfmove_clock() >= 100 {
+            return !pos.in_check() || pos.has_legal_move();
+        }
+        if pos.is_insufficient_material() {
+            return true;
+        }
+        let limit = (pos.halfmove_clock() as usize).min(self.frames[ply].plies_from_null);
+        let n = self.keys.len();
+        let key = pos.key();
+        let mut earlier = 0;
+        let mut distance = 4;
+        while distance <= limit && distance < n {
+            if self.keys[n - 1 - distance] == key {
+                if distance < ply {
+                    return true;
+                }
+                earlier += 1;
+                if earlier >= 2 {
+                    return true;
+                }
+            }
+            distance += 2;
+        }
+        false
+    }
+
+    fn ordering_context(&self, hash_move: Move, ply: usize) -> OrderingContext {
+        let previous = if ply >= 1 {
+            self.frames[ply - 1].moved
+        } else {
+            None
+        };
+        let before = if ply >= 2 {
+            self.frames[ply - 2].moved
+        } else {
+            None
+        };
+        OrderingContext {
+            hash_move,
+            killers: self.history.killers(ply),
+            counter: self.history.counter_move(previous),
+            continuations: [previous, before],
+        }
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = mv;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    /// The root node: searches the root moves from the current multi-PV line on, in order.
+    pub(super) fn search_root(
+        &mut self,
+        root: &Position,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        tt: &TranspositionTable,
+        shared: &Shared,
+    ) -> i32 {
+        self.count_node(shared);
+        self.pv_len[0] = 0;
+        self.frames[0].static_eval = if root.in_check() {
+            NO_EVAL
+        } else {
+            eval::evaluate(root)
+        };
+        let mut best_score = -INFINITY;
+        for i in self.pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            let first = i == self.pv_index;
+            let mut child = *root;
+            child.make_move(mv);
+            self.push(root, Some(mv), &child, 0);
+            let mut score = -INFINITY;
+            if !first {
+                score = -self.search::<false>(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    depth - 1,
+                    1,
+                    true,
+                    tt,
+                    shared,
+                );
+            }
+            if first || (score > alpha && score < beta) {
+                score =
+                    -self.search::<true>(&child, -beta, -alpha, depth - 1, 1, false, tt, shared);
+            }
+            self.pop();
+            if self.stopped {
+                return best_score;
+            }
+            let seldepth = self.seldepth;
+            let root_move = &mut self.root_moves[i];
+            if first || score > alpha {
+                root_move.score = score;
+                root_move.seldepth = seldepth;
+                root_move.pv.clear();
+                root_move.pv.push(mv);
+                root_move
+                    .pv
+                    .extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+            } else {
+                // Only the best moves have exact scores; the rest keep their order.
+                root_move.score = -INFINITY;
+            }
+            best_score = best_score.max(score);
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        best_score
+    }
+
+    /// Principal-variation search. `PV` nodes have an open window; the others are searched
+    /// with a null window and `cut_node` says whether a fail-high is expected.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn search<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        mut beta: i32,
+        mut depth: i32,
+        ply: usize,
+        cut_node: bool,
+        tt: &TranspositionTable,
+        shared: &Shared,
+    ) -> i32 {
+        let in_check = pos.in_check();
+        // Check extension: a checked side gets one more ply to find its way out.
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.qsearch::<PV>(pos, alpha, beta, ply, tt, shared);
+        }
+        self.count_node(shared);
+        if self.stopped {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = 0;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+
+        // Step 1. Draws, and the end of the ply range.
+        if self.is_draw(pos, ply) {
+            return DRAW;
+        }
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { eval::evaluate(pos) };
+        }
+
+        // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        // Step 3. Transposition table: a deep enough stored result decides non-PV nodes.
+        let key = pos.key();
+        let entry = tt.probe(key);
+        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
+        let hash_score = entry.map(|e| score_from_tt(e.score, ply));
+        if !PV
+            && let (Some(e), Some(score)) = (entry, hash_score)
+            && e.depth >= depth
+            && bound_allows_cutoff(e.bound, score, alpha, beta)
+        {
+            return score;
+        }
+
+        // Step 4. Static evaluation, sharpened by the stored score's bound.
+        let raw_eval = if in_check {
+            NO_EVAL
+        } else {
+            entry
+                .map(|e| e.eval)
+                .filter(|&e| e != NO_EVAL)
+                .unwrap_or_else(|| eval::evaluate(pos))
+        };
+        let mut eval = raw_eval;
+        if let (Some(e), Some(score)) = (entry, hash_score)
+            && !in_check
+            && score.abs() < MATE_BOUND
+            && ((e.bound == Bound::Lower && score > eval)
+                || (e.bound == Bound::Upper && score < eval))
+        {
+            eval = score;
+        }
+        self.frames[ply].static_eval = raw_eval;
+        let improving = !in_check
+            && ply >= 2
+            && self.frames[ply - 2].static_eval != NO_EVAL
+            && raw_eval > self.frames[ply - 2].static_eval;
+
+        if !PV && !in_check {
+            // Step 5. Reverse futility pruning: far enough above beta, a shallow search
+            // will not fall below it.
+            if depth <= RFP_MAX_DEPTH
+                && eval.abs() < MATE_BOUND
+                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+            {
+                return eval;
+            }
+
+            // Step 6. Null-move pruning: if passing still fails high, a real move will too.
+            // Not without pieces (zugzwang is common in pawn endings) or twice in a row.
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && beta > -MATE_BOUND
+                && ply >= 1
+                && self.frames[ply - 1].moved.is_some()
+                && pos.has_non_pawn_material(pos.side_to_move())
+            {
+                let reduction = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let mut child = *pos;
+                child.make_null_move();
+                self.push(pos, None, &child, ply);
+                let score = -self.search::<false>(
+                    &child,
+                    -beta,
+                    -beta + 1,
+                    depth - reduction,
+                    ply + 1,
+                    !cut_node,
+                    tt,
+                    shared,
+                );
+                self.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Step 7. Internal iterative reduction: without a hash move, a deep search here is
+        // probably wasted; search it shallower and let the next iteration do it properly.
+        if hash_move.is_none() && depth >= IIR_MIN_DEPTH && (PV || cut_node) {
+            depth -= 1;
+        }
+
+        // Step 8. The moves.
+        let context = self.ordering_context(hash_move, ply);
+        let mut picker = MovePicker::new(pos, &context, &self.history, false);
+        if picker.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { DRAW };
+        }
+        self.history.clear_killers(ply + 1);
+        let us = pos.side_to_move();
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NONE;
+        let mut moves_searched = 0;
+        let mut quiets_tried = [Move::NONE; 64];
+        let mut quiet_count = 0;
+        let mut noisy_tried = [Move::NONE; 32];
+        let mut noisy_count = 0;
+        let mut skip_quiets = false;
+
+        while let Some((mv, order_score)) = picker.next() {
+            let noisy = pos.is_noisy(mv);
+            if skip_quiets && !noisy {
+                continue;
+            }
+
+            // Step 9. Shallow-depth pruning, once a move has been found that avoids mate.
+            if best_score > -MATE_BOUND && pos.has_non_pawn_material(us) {
+                if !noisy {
+                    // Late-move pruning: at low depth, late quiet moves rarely matter.
+                    let limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
+                    if depth <= LMP_MAX_DEPTH && moves_searched >= limit {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    // Futility pruning: a quiet move will not lift a hopeless eval to alpha.
+                    if !in_check
+                        && depth <= FP_MAX_DEPTH
+                        && eval + FP_BASE + FP_PER_DEPTH * depth <= alpha
+                    {
+                        skip_quiets = true;
+                        continue;
+                    }
+                    // SEE pruning: moving onto a square that loses material.
+                    if depth <= SEE_MAX_DEPTH && !pos.see_ge(mv, SEE_QUIET_MARGIN * depth) {
+                        continue;
+                    }
+                } else if depth <= SEE_MAX_DEPTH
+                    && !pos.see_ge(mv, SEE_NOISY_MARGIN * depth * depth)
+                {
+                    continue;
+                }
+            }
+
+            let mut child = *pos;
+            child.make_move(mv);
+            tt.prefetch(child.key());
+            self.push(pos, Some(mv), &child, ply);
+            moves_searched += 1;
+            let new_depth = depth - 1;
+
+            // Step 10. Late-move reductions: later moves are searched shallower first, and
+            // again at full depth only if they beat alpha.
+            let mut score = -INFINITY;
+            if depth >= 3
+                && moves_searched > 1 + PV as i32
+                && (!noisy || !super::movepick::is_good_noisy(order_score))
+            {
+                let mut reduction =
+                    self.lmr[depth.min(63) as usize][(moves_searched as usize).min(63)];
+                reduction += (!PV) as i32 + cut_node as i32 + (!improving) as i32;
+                if order_score >= super::movepick::KILLER_FLOOR {
+                    reduction -= 1;
+                }
+                if !noisy {
+                    reduction -= order_score
+                        .clamp(-4 * LMR_HISTORY_DIVISOR, 4 * LMR_HISTORY_DIVISOR)
+                        / LMR_HISTORY_DIVISOR;
+                }
+                if child.in_check() {
+                    reduction -= 1;
+                }
+                let reduced = (new_depth - reduction.max(0)).clamp(1, new_depth);
+                score = -self.search::<false>(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    reduced,
+                    ply + 1,
+                    true,
+                    tt,
+                    shared,
+                );
+                if score > alpha && reduced < new_depth {
+                    score = -self.search::<false>(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        new_depth,
+                        ply + 1,
+                        !cut_node,
+                        tt,
+                        shared,
+                    );
+                }
+            } else if !PV || moves_searched > 1 {
+                score = -self.search::<false>(
+                    &child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    !cut_node,
+                    tt,
+                    shared,
+                );
+            }
+            if PV && (moves_searched == 1 || score > alpha) {
+                score = -self.search::<true>(
+                    &child,
+                    -beta,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    false,
+                    tt,
+                    shared,
+                );
+            }
+            self.pop();
+            if self.stopped {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        self.update_histories(
+                            pos,
+                            ply,
+                            depth,
+                            mv,
+                            noisy,
+                            &quiets_tried[..quiet_count],
+                            &noisy_tried[..noisy_count],
+                        );
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+            if noisy {
+                if noisy_count < noisy_tried.len() {
+                    noisy_tried[noisy_count] = mv;
+                    noisy_count += 1;
+                }
+            } else if quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = mv;
+                quiet_count += 1;
+            }
+        }
+
+        // Step 11. Store the result.
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if PV && !best_move.is_none() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        tt.store(
+            key,
+            best_move,
+            score_to_tt(best_score, ply),
+            raw_eval,
+            depth,
+            bound,
+            PV,
+        );
+        best_score
+    }
+
+    /// Rewards the move that caused a cutoff and penalises the ones tried before it.
+    #[allow(clippy::too_many_arguments)]
+    fn update_histories(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        depth: i32,
+        best: Move,
+        noisy: bool,
+        quiets: &[Move],
+        noisy_moves: &[Move],
+    ) {
+        let bonus = stat_bonus(depth);
+        let us = pos.side_to_move();
+        let previous = if ply >= 1 {
+            self.frames[ply - 1].moved
+        } else {
+            None
+        };
+        let before = if ply >= 2 {
+            self.frames[ply - 2].moved
+        } else {
+            None
+        };
+        if !noisy {
+            self.history.add_killer(ply, best);
+            self.history.set_counter_move(previous, best);
+            for (mv, delta) in
+                std::iter::once((best, bonus)).chain(quiets.iter().map(|&q| (q, -bonus)))
+            {
+                self.history.update_quiet(us, mv, delta);
+                if let Some(piece) = pos.piece_on(mv.from()) {
+                    for earlier in [previous, before].into_iter().flatten() {
+                        self.history
+                            .update_continuation(earlier, piece, mv.to(), delta);
+                    }
+                }
+            }
+        } else if let (Some(piece), Some(victim)) =
+            (pos.piece_on(best.from()), pos.captured_type(best))
+        {
+            self.history.update_capture(piece, best.to(), victim, bonus);
+        }
+        for &mv in noisy_moves {
+            if let (Some(piece), Some(victim)) = (pos.piece_on(mv.from()), pos.captured_type(mv)) {
+                self.history.update_capture(piece, mv.to(), victim, -bonus);
+            }
+        }
+    }
+
+    /// Quiescence search: only captures and promotions (all evasions when in check), until
+    /// the position is quiet enough for the static evaluation.
+    pub(super) fn qsearch<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        tt: &TranspositionTable,
+        shared: &Shared,
+    ) -> i32 {
+        self.count_node(shared);
+        if self.stopped {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = 0;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+        if pos.is_insufficient_material()
+            || (pos.halfmove_clock() >= 100 && (!pos.in_check() || pos.has_legal_move()))
+        {
+            return DRAW;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { eval::evaluate(pos) };
+        }
+
+        let key = pos.key();
+        let entry = tt.probe(key);
+        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
+        if !PV
+            && let Some(e) = entry
+            && bound_allows_cutoff(e.bound, score_from_tt(e.score, ply), alpha, beta)
+        {
+            return score_from_tt(e.score, ply);
+        }
+
+        // Standing pat: the side to move may decline every capture.
+        let raw_eval = if in_check {
+            NO_EVAL
+        } else {
+            entry
+                .map(|e| e.eval)
+                .filter(|&e| e != NO_EVAL)
+                .unwrap_or_else(|| eval::evaluate(pos))
+        };
+        let mut best_score = -INFINITY;
+        if !in_check {
+            best_score = raw_eval;
+            if let Some(e) = entry {
+                let score = score_from_tt(e.score, ply);
+                if score.abs() < MATE_BOUND
+                    && ((e.bound == Bound::Lower && score > best_score)
+                        || (e.bound == Bound::Upper && score < best_score))
+                {
+                    best_score = score;
+                }
+            }
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+        let stand_pat = best_score;
+
+        let context = OrderingContext {
+            hash_move,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            continuations: [None, None],
+        };
+        let mut picker = MovePicker::new(pos, &context, &self.history, true);
+        if in_check && picker.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let mut best_move = Move::NONE;
+        while let Some((mv, _)) = picker.next() {
+            if !in_check {
+                // Losing captures and under-promotions are not worth a look here.
+                if !pos.see_ge(mv, 0)
+                    || matches!(mv.promotion_type(), Some(p) if p != crate::chess::PieceType::Queen)
+                {
+                    continue;
+                }
+                // Delta pruning: even winning this piece outright would not reach alpha.
+                let gain = pos.captured_type(mv).map_or(0, |pt| SEE_VALUES[pt.index()]);
+                if mv.kind() != MoveKind::Promotion && stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.make_move(mv);
+            tt.prefetch(child.key());
+            self.push(pos, Some(mv), &child, ply);
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, tt, shared);
+            self.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        tt.store(
+            key,
+            best_move,
+            score_to_tt(best_score, ply),
+            raw_eval,
+            0,
+            bound,
+            PV,
+        );
+        best_score
+    }
+}

@@ -1,0 +1,300 @@
+//! The transposition table: a fixed-size hash of search results shared by all search threads.
+//!
+//! Buckets of four 16-byte entries fill one cache line. Each entry is two atomic words: the
+//! packed data and the key xor-ed with that data, so an entry torn by two threads writing at
+//! once fails its key check instead of returning mixed data (lockless hashing).
+
+use std::alloc::{Layout, alloc_zeroed, dealloc};
+use std::ptr::NonNull;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use crate::chess::Move;
+
+/// How a stored score relates to the true value.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Bound {
+    /// The score is at most this (every move failed low).
+    Upper = 1,
+    /// The score is at least this (a move failed high).
+    Lower = 2,
+    Exact = 3,
+}
+
+#[derive(Copy, Clone, Debug)]
+pub struct TtEntry {
+    pub mv: Move,
+    pub score: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: Bound,
+    /// Whether the node was searched as part of a principal variation.
+    pub was_pv: bool,
+}
+
+#[derive(Default)]
+struct Slot {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket {
+    slots: [Slot; 4],
+}
+
+const BUCKET_BYTES: usize = std::mem::size_of::<Bucket>();
+const _: () = assert!(BUCKET_BYTES == 64);
+
+// Data layout: move (16) | score (16) | eval (16) | depth (8) | generation (5) pv (1) bound (2).
+fn pack(
+    mv: Move,
+    score: i32,
+    eval: i32,
+    depth: i32,
+    bound: Bound,
+    was_pv: bool,
+    generation: u8,
+) -> u64 {
+    (mv.raw() as u64)
+        | ((score as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | (((depth.clamp(-1, 254) + 1) as u64) << 48)
+        | ((generation as u64 & 31) << 59)
+        | ((was_pv as u64) << 58)
+        | ((bound as u64) << 56)
+}
+
+fn unpack(data: u64) -> Option<TtEntry> {
+    let bound = match (data >> 56) & 3 {
+        1 => Bound::Upper,
+        2 => Bound::Lower,
+        3 => Bound::Exact,
+        _ => return None,
+    };
+    Some(TtEntry {
+        mv: Move::from_raw(data as u16),
+        score: (data >> 16) as u16 as i16 as i32,
+        eval: (data >> 32) as u16 as i16 as i32,
+        depth: ((data >> 48) & 0xff) as i32 - 1,
+        bound,
+        was_pv: (data >> 58) & 1 != 0,
+    })
+}
+
+fn generation_of(data: u64) -> u8 {
+    ((data >> 59) & 31) as u8
+}
+
+fn depth_of(data: u64) -> i32 {
+    ((data >> 48) & 0xff) as i32 - 1
+}
+
+pub struct TranspositionTable {
+    buckets: NonNull<Bucket>,
+    len: usize,
+    generation: AtomicU8,
+}
+
+// SAFETY: the buckets are only accessed through atomics.
+unsafe impl Send for TranspositionTable {}
+unsafe impl Sync for TranspositionTable {}
+
+#[derive(Debug, thiserror::Error)]
+#[error("cannot allocate a {0} MB hash table")]
+pub struct AllocError(pub usize);
+
+impl TranspositionTable {
+    /// A table of exactly `megabytes` MiB (at least one bucket).
+    pub fn new(megabytes: usize) -> Result<TranspositionTable, AllocError> {
+        let len = (megabytes.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
+        let layout = Layout::array::<Bucket>(len).map_err(|_| AllocError(megabytes))?;
+        // SAFETY: the layout is non-zero in size; all-zero bytes are valid atomics, i.e. empty slots.
+        let ptr = unsafe { alloc_zeroed(layout) } as *mut Bucket;
+        let buckets = NonNull::new(ptr).ok_or(AllocError(megabytes))?;
+        Ok(TranspositionTable {
+            buckets,
+            len,
+            generation: AtomicU8::new(0),
+        })
+    }
+
+    /// Size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.len * BUCKET_BYTES
+    }
+
+    fn buckets(&self) -> &[Bucket] {
+        // SAFETY: `buckets` points to `len` initialised buckets owned by `self`.
+        unsafe { std::slice::from_raw_parts(self.buckets.as_ptr(), self.len) }
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        // Map the key onto 0..len by a multiply-high, which needs no power-of-two size.
+        let index = ((key as u128 * self.len as u128) >> 64) as usize;
+        &self.buckets()[index]
+    }
+
+    /// Empties the table. Not to be called while a search runs.
+    pub fn clear(&self) {
+        for bucket in self.buckets() {
+            for slot in &bucket.slots {
+                slot.data.store(0, Ordering::Relaxed);
+                slot.key_xor_data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn current_generation(&self) -> u8 {
+        self.generation.load(Ordering::Relaxed) & 31
+    }
+
+    /// Brings the bucket of `key` into the cache ahead of a probe.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let bucket = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetching is only a hint and never faults.
+            unsafe { std::arch::x86_64::_mm_prefetch(bucket, std::arch::x86_64::_MM_HINT_T0) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+        for slot in &self.bucket(key).slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+                return unpack(data);
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Replaces the same position's entry unless that one is deeper and from
+    /// this search, else the least valuable slot (shallow and old).
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+        was_pv: bool,
+    ) {
+        let generation = self.current_generation();
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.slots[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.slots {
+            let data = slot.data.load(Ordering::Relaxed);
+            if slot.key_xor_data.load(Ordering::Relaxed) ^ data == key {
+                let old = unpack(data);
+                // Keep a deeper exact-enough entry of the current search, but not its move only.
+                if let Some(old) = old
+                    && bound != Bound::Exact
+                    && depth + 3 < old.depth
+                    && generation_of(data) == generation
+                {
+                    return;
+                }
+                let mv = if mv.is_none() {
+                    old.map_or(mv, |o| o.mv)
+                } else {
+                    mv
+                };
+                let data = pack(mv, score, eval, depth, bound, was_pv, generation);
+                slot.data.store(data, Ordering::Relaxed);
+                slot.key_xor_data.store(key ^ data, Ordering::Relaxed);
+                return;
+            }
+            let age = (generation.wrapping_sub(generation_of(data)) & 31) as i32;
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                depth_of(data) - 8 * age
+            };
+            if worth < victim_worth {
+                victim_worth = worth;
+                victim = slot;
+            }
+        }
+        let data = pack(mv, score, eval, depth, bound, was_pv, generation);
+        victim.data.store(data, Ordering::Relaxed);
+        victim.key_xor_data.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Per mille of the first thousand slots holding entries of the current search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.current_generation();
+        let mut used = 0;
+        let mut seen = 0;
+        'outer: for bucket in self.buckets() {
+            for slot in &bucket.slots {
+                let data = slot.data.load(Ordering::Relaxed);
+                if data != 0 && generation_of(data) == generation {
+                    used += 1;
+                }
+                seen += 1;
+                if seen == 1000 {
+                    break 'outer;
+                }
+            }
+        }
+        used * 1000 / seen.max(1)
+    }
+}
+
+impl Drop for TranspositionTable {
+    fn drop(&mut self) {
+        if let Ok(layout) = Layout::array::<Bucket>(self.len) {
+            // SAFETY: allocated in `new` with this layout.
+            unsafe { dealloc(self.buckets.as_ptr() as *mut u8, layout) };
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{MoveKind, Square};
+
+    #[test]
+    fn stores_and_finds() {
+        let tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.bytes(), 1 << 20);
+        let mv = Move::new(Square::E2, Square::E4, MoveKind::Normal);
+        tt.store(0xdead_beef_1234_5678, mv, -31990, 25, 7, Bound::Lower, true);
+        let e = tt.probe(0xdead_beef_1234_5678).unwrap();
+        assert_eq!(
+            (e.mv, e.score, e.eval, e.depth, e.bound, e.was_pv),
+            (mv, -31990, 25, 7, Bound::Lower, true)
+        );
+        assert!(tt.probe(0x1234).is_none());
+        tt.clear();
+        assert!(tt.probe(0xdead_beef_1234_5678).is_none());
+    }
+
+    #[test]
+    fn hashfull_counts_current_entries() {
+        let tt = TranspositionTable::new(1).unwrap();
+        assert_eq!(tt.hashfull(), 0);
+        for key in 0..200_000u64 {
+            let key = key.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            tt.store(key, Move::NONE, 0, 0, 1, Bound::Exact, false);
+        }
+        assert!(tt.hashfull() > 900);
+        tt.new_search();
+        assert_eq!(tt.hashfull(), 0);
+    }
+}

@@ -1,0 +1,410 @@
+//! A search thread: iterative deepening with aspiration windows around the root search.
+
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use crate::chess::{Move, Piece, Position, Square};
+use crate::eval;
+
+use super::history::History;
+use super::params::*;
+use super::tt::{Bound, TranspositionTable};
+use super::{
+    INFINITY, MATE, MATE_BOUND, MAX_PLY, PvInfo, Reporter, SearchJob, SearchResult, Shared,
+    TimeManager,
+};
+
+/// Stack size for search threads: deep recursion with move lists on the stack.
+pub const STACK_SIZE: usize = 64 << 20;
+
+/// Per-ply search state.
+#[derive(Copy, Clone, Default)]
+pub(super) struct Frame {
+    pub static_eval: i32,
+    /// The move played from this ply, as (piece, destination); `None` for a null move.
+    pub moved: Option<(Piece, Square)>,
+    /// Plies since the last null move (repetitions cannot span one).
+    pub plies_from_null: usize,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub previous_score: i32,
+    pub bound: Option<Bound>,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// One search thread's private state; kept between searches so histories carry over.
+pub struct Worker {
+    pub id: usize,
+    pub(super) history: History,
+    pub(super) frames: Vec<Frame>,
+    pub(super) pv: Vec<[Move; MAX_PLY + 1]>,
+    pub(super) pv_len: [usize; MAX_PLY + 2],
+    /// Keys of the game before the root, then of each position on the current search path.
+    pub(super) keys: Vec<u64>,
+    pub(super) nodes: u64,
+    /// Nodes not yet added to the shared counter.
+    pub(super) unreported_nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) root_moves: Vec<RootMove>,
+    /// Index of the multi-PV line being searched.
+    pub(super) pv_index: usize,
+    pub(super) root_depth: i32,
+    pub(super) stopped: bool,
+    pub(super) time: Option<TimeManager>,
+    pub(super) node_limit: Option<u64>,
+    pub(super) lmr: Box<[[i32; 64]; 64]>,
+}
+
+impl Worker {
+    pub fn new(id: usize) -> Worker {
+        let mut lmr = Box::new([[0; 64]; 64]);
+        for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as i32;
+            }
+        }
+        Worker {
+            id,
+            history: History::new(),
+            frames: vec![Frame::default(); MAX_PLY + 8],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            keys: Vec::with_capacity(1024),
+            nodes: 0,
+            unreported_nodes: 0,
+            seldepth: 0,
+            root_moves: Vec::new(),
+            pv_index: 0,
+            root_depth: 0,
+            stopped: false,
+            time: None,
+            node_limit: None,
+            lmr,
+        }
+    }
+
+    /// Forgets everything learnt (`ucinewgame`).
+    pub fn clear(&mut self) {
+        self.history.clear();
+    }
+
+    pub(super) fn is_main(&self) -> bool {
+        self.id == 0
+    }
+
+    /// Counts a node and, every so often, checks whether to stop.
+    #[inline(always)]
+    pub(super) fn count_node(&mut self, shared: &Shared) {
+        self.nodes += 1;
+        self.unreported_nodes += 1;
+        if self.node_limit.is_some_and(|limit| self.nodes >= limit) && self.root_depth > 1 {
+            self.stopped = true;
+            shared.stop();
+        }
+        if self.unreported_nodes >= 1024 {
+            shared
+                .nodes
+                .fetch_add(self.unreported_nodes, Ordering::Relaxed);
+            self.unreported_nodes = 0;
+            self.check_stop(shared);
+        }
+    }
+
+    fn check_stop(&mut self, shared: &Shared) {
+        // The first iteration always completes, so there is always a move to play.
+        if self.root_depth <= 1 {
+            return;
+        }
+        if shared.stop.load(Ordering::Relaxed) {
+            self.stopped = true;
+            return;
+        }
+        if self.is_main()
+            && !shared.pondering.load(Ordering::Relaxed)
+            && let Some(time) = &self.time
+            && time.hard_limit_reached(shared.clock_start().elapsed())
+        {
+            self.stopped = true;
+            shared.stop();
+        }
+    }
+
+    /// Iterative deepening from `job.root`; returns when done or stopped. The main thread
+    /// (id 0) also honours `go infinite`/`go ponder` by waiting for `stop` or `ponderhit`.
+    pub fn iterative_deepening(
+        &mut self,
+        job: &SearchJob,
+        tt: &TranspositionTable,
+        shared: &Shared,
+        reporter: &dyn Reporter,
+    ) -> SearchResult {
+        self.prepare(job);
+        let root = job.root;
+        let max_depth = job
+            .limits
+            .depth
+            .unwrap_or(MAX_PLY as i32 - 1)
+            .clamp(1, MAX_PLY as i32 - 1);
+        let multipv = job.multipv.clamp(1, self.root_moves.len().max(1));
+        let mut completed_depth = 0;
+        // A decaying count of best-move changes between iterations.
+        let mut instability = 0u32;
+        let mut last_best = Move::NONE;
+
+        if !self.root_moves.is_empty() {
+            for depth in 1..=max_depth {
+                // Helpers search some iterations deeper to diversify the shared table.
+                let depth = if self.is_main() {
+                    depth
+                } else {
+                    (depth + (self.id as i32 % 2)).min(max_depth)
+                };
+                self.root_depth = depth;
+                for root_move in &mut self.root_moves {
+                    root_move.previous_score = root_move.score;
+                }
+                for pv_index in 0..multipv {
+                    self.pv_index = pv_index;
+                    self.seldepth = 0;
+                    self.aspiration(&root, depth, tt, shared, reporter, job);
+                    if self.stopped {
+                        break;
+                    }
+                    // Sort the lines found so far; keep the unsearched ones in order.
+                    self.root_moves[..=pv_index].sort_by_key(|rm| -rm.score);
+                    if self.is_main() {
+                        self.report(depth, pv_index + 1, tt, shared, reporter);
+                    }
+                }
+                if self.stopped {
+                    break;
+                }
+                completed_depth = depth;
+                if self.root_moves[0].mv != last_best {
+                    instability += 4;
+                    last_best = self.root_moves[0].mv;
+                }
+                if !self.is_main() {
+                    if shared.stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    continue;
+                }
+                if self.should_stop_deepening(job, shared, depth, instability) {
+                    break;
+                }
+                instability /= 2;
+            }
+        }
+        shared
+            .nodes
+            .fetch_add(self.unreported_nodes, Ordering::Relaxed);
+        self.unreported_nodes = 0;
+
+        if self.is_main() {
+            // In `go infinite` and `go ponder` the move waits for `stop` or `ponderhit`.
+            while !shared.stop.load(Ordering::SeqCst)
+                && (job.limits.infinite || shared.pondering.load(Ordering::SeqCst))
+            {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            shared.stop();
+        }
+        self.result(&root, completed_depth, tt)
+    }
+
+    fn prepare(&mut self, job: &SearchJob) {
+        let root = &job.root;
+        self.nodes = 0;
+        self.unreported_nodes = 0;
+        self.stopped = false;
+        self.root_depth = 0;
+        self.keys.clear();
+        self.keys.extend_from_slice(&job.history);
+        self.keys.push(root.key());
+        self.frames.fill(Frame::default());
+        self.frames[0].plies_from_null = job.history.len();
+        self.time = self
+            .is_main()
+            .then(|| TimeManager::new(&job.limits, root.side_to_move(), job.move_overhead_ms));
+        self.node_limit = if self.is_main() {
+            job.limits.nodes
+        } else {
+            None
+        };
+        self.root_moves = root
+            .legal_moves()
+            .iter()
+            .filter(|mv| job.search_moves.is_empty() || job.search_moves.contains(mv))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITY,
+                previous_score: -INFINITY,
+                bound: None,
+                pv: vec![mv],
+                seldepth: 0,
+            })
+            .collect();
+        // Start from a sensible order: the static exchange and evaluation after each move.
+        let mut scored: Vec<(i32, RootMove)> = self
+            .root_moves
+            .drain(..)
+            .map(|rm| {
+                let mut child = *root;
+                child.make_move(rm.mv);
+                (-eval::evaluate(&child), rm)
+            })
+            .collect();
+        scored.sort_by_key(|(score, _)| -score);
+        self.root_moves = scored.into_iter().map(|(_, rm)| rm).collect();
+    }
+
+    /// Searches the current multi-PV line at `depth` with a window around the last score,
+    /// widening it on failure.
+    fn aspiration(
+        &mut self,
+        root: &Position,
+        depth: i32,
+        tt: &TranspositionTable,
+        shared: &Shared,
+        reporter: &dyn Reporter,
+        job: &SearchJob,
+    ) {
+        let previous = self.root_moves[self.pv_index].previous_score;
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND
+        {
+            (
+                (previous - delta).max(-INFINITY),
+                (previous + delta).min(INFINITY),
+            )
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.search_root(root, alpha, beta, depth, tt, shared);
+            // Put the best move of this attempt first among the lines not yet fixed (also
+            // when stopped: a move that already beat the old best is the better choice).
+            self.root_moves[self.pv_index..].sort_by_key(|rm| -rm.score);
+            if self.stopped {
+                return;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+                self.root_moves[self.pv_index].bound = Some(Bound::Upper);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+                self.root_moves[self.pv_index].bound = Some(Bound::Lower);
+            } else {
+                self.root_moves[self.pv_index].bound = None;
+                return;
+            }
+            // Show long fail-highs/lows so a GUI sees progress.
+            let elapsed = shared.clock_start().elapsed();
+            if self.is_main() && job.multipv == 1 && elapsed > Duration::from_secs(3) {
+                self.report(depth, 1, tt, shared, reporter);
+            }
+            delta += delta / 2;
+        }
+    }
+
+    /// Decides after a completed iteration whether to start another one.
+    fn should_stop_deepening(
+        &self,
+        job: &SearchJob,
+        shared: &Shared,
+        depth: i32,
+        instability: u32,
+    ) -> bool {
+        let best = &self.root_moves[0];
+        if let Some(mate) = job.limits.mate
+            && best.score >= MATE_BOUND
+            && (MATE - best.score + 1) / 2 <= mate as i32
+        {
+            return true;
+        }
+        if shared.pondering.load(Ordering::Relaxed) {
+            return false;
+        }
+        let Some(time) = &self.time else { return false };
+        if !time.is_timed() {
+            return false;
+        }
+        // Only one legal move: no need to think.
+        if self.root_moves.len() == 1 && depth >= 4 {
+            return true;
+        }
+        // Think longer when the best move keeps changing or the score drops.
+        let drop = if best.previous_score > -INFINITY {
+            (best.previous_score - best.score).clamp(0, 100) as u32
+        } else {
+            0
+        };
+        let scale = 100 + 15 * instability.min(10) + drop;
+        !time.may_continue(shared.clock_start().elapsed(), scale)
+    }
+
+    fn report(
+        &self,
+        depth: i32,
+        lines: usize,
+        tt: &TranspositionTable,
+        shared: &Shared,
+        reporter: &dyn Reporter,
+    ) {
+        let elapsed = shared.clock_start().elapsed().as_millis() as u64;
+        let nodes = shared.nodes.load(Ordering::Relaxed) + self.unreported_nodes;
+        let hashfull = tt.hashfull();
+        for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
+            if rm.score == -INFINITY {
+                continue;
+            }
+            reporter.pv(&PvInfo {
+                depth,
+                seldepth: rm.seldepth.max(1),
+                multipv: i + 1,
+                score: rm.score,
+                bound: rm.bound,
+                nodes,
+                time_ms: elapsed,
+                hashfull,
+                pv: &rm.pv,
+            });
+        }
+    }
+
+    fn result(&self, root: &Position, depth: i32, tt: &TranspositionTable) -> SearchResult {
+        let Some(best) = self.root_moves.first() else {
+            return SearchResult {
+                best: None,
+                ponder: None,
+                score: 0,
+                depth,
+                nodes: self.nodes,
+            };
+        };
+        let mut ponder = best.pv.get(1).copied();
+        if ponder.is_none() {
+            // Fall back on the hash table for the expected reply.
+            let mut child = *root;
+            child.make_move(best.mv);
+            ponder = tt
+                .probe(child.key())
+                .map(|e| e.mv)
+                .filter(|&mv| !mv.is_none() && child.legal_moves().contains(mv));
+        }
+        SearchResult {
+            best: Some(best.mv),
+            ponder,
+            score: best.score,
+            depth,
+            nodes: self.nodes,
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! The UCI options: their declarations, current values and `setoption` handling.
+
+/// Largest `Threads` value accepted.
+pub const MAX_THREADS: i64 = 1;
+/// Largest `MultiPV` value accepted.
+pub const MAX_MULTIPV: i64 = 1;
+
+#[derive(Copy, Clone, Debug)]
+enum Kind {
+    Spin { default: i64, min: i64, max: i64 },
+    Check { default: bool },
+    Button,
+}
+
+const DECLARATIONS: &[(&str, Kind)] = &[
+    (
+        "Hash",
+        Kind::Spin {
+            default: 16,
+            min: 1,
+            max: 65_536,
+        },
+    ),
+    (
+        "Threads",
+        Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_THREADS,
+        },
+    ),
+    (
+        "Move Overhead",
+        Kind::Spin {
+            default: 10,
+            min: 0,
+            max: 5_000,
+        },
+    ),
+    ("Ponder", Kind::Check { default: false }),
+    ("Clear Hash", Kind::Button),
+    (
+        "MultiPV",
+        Kind::Spin {
+            default: 1,
+            min: 1,
+            max: MAX_MULTIPV,
+        },
+    ),
+    ("UCI_Chess960", Kind::Check { default: false }),
+];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub move_overhead_ms: i64,
+    pub ponder: bool,
+    pub multipv: usize,
+    pub chess960: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 16,
+            threads: 1,
+            move_overhead_ms: 10,
+            ponder: false,
+            multipv: 1,
+            chess960: false,
+        }
+    }
+}
+
+/// What the engine must do after an option changed.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Effect {
+    None,
+    ResizeHash,
+    ResizeThreads,
+    ClearHash,
+}
+
+impl Options {
+    /// The `option name ...` lines for the `uci` command.
+    pub fn declarations() -> Vec<String> {
+        DECLARATIONS
+            .iter()
+            .map(|(name, kind)| match kind {
+                Kind::Spin { default, min, max } => {
+                    format!("option name {name} type spin default {default} min {min} max {max}")
+                }
+                Kind::Check { default } => {
+                    format!("option name {name} type check default {default}")
+                }
+                Kind::Button => format!("option name {name} type button"),
+            })
+            .collect()
+    }
+
+    /// Applies `setoption name <name> value <value>`; option names ignore case.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
+        let Some(&(canonical, kind)) = DECLARATIONS
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        else {
+            return Err(format!("unknown option '{name}'"));
+        };
+        match kind {
+            Kind::Button => Ok(Effect::ClearHash),
+            Kind::Check { .. } => {
+                let flag = match value.map(str::to_ascii_lowercase).as_deref() {
+                    Some("true") => true,
+                    Some("false") => false,
+                    _ => return Err(format!("option '{canonical}' needs 'true' or 'false'")),
+                };
+                match canonical {
+                    "Ponder" => self.ponder = flag,
+                    _ => self.chess960 = flag,
+                }
+                Ok(Effect::None)
+            }
+            Kind::Spin { min, max, .. } => {
+                let number = value
+                    .and_then(|v| v.trim().parse::<i64>().ok())
+                    .filter(|n| (min..=max).contains(n))
+                    .ok_or_else(|| {
+                        format!("option '{canonical}' needs an integer from {min} to {max}")
+                    })?;
+                Ok(match canonical {
+                    "Hash" => {
+                        self.hash_mb = number as usize;
+                        Effect::ResizeHash
+                    }
+                    "Threads" => {
+                        self.threads = number as usize;
+                        Effect::ResizeThreads
+                    }
+                    "Move Overhead" => {
+                        self.move_overhead_ms = number;
+                        Effect::None
+                    }
+                    _ => {
+                        self.multipv = number as usize;
+                        Effect::None
+                    }
+                })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn setting_and_rejecting() {
+        let mut o = Options::default();
+        assert_eq!(o.set("hash", Some("64")), Ok(Effect::ResizeHash));
+        assert_eq!(o.hash_mb, 64);
+        assert!(o.set("Hash", Some("0")).is_err());
+        assert!(o.set("Hash", Some("lots")).is_err());
+        assert!(o.set("Hash", None).is_err());
+        assert_eq!(o.hash_mb, 64);
+        assert_eq!(o.set("UCI_Chess960", Some("true")), Ok(Effect::None));
+        assert!(o.chess960);
+        assert!(o.set("Ponder", Some("maybe")).is_err());
+        assert!(o.set("No Such Option", Some("1")).is_err());
+        assert_eq!(o.set("Clear Hash", None), Ok(Effect::ClearHash));
+        assert_eq!(o.set("Move Overhead", Some("100")), Ok(Effect::None));
+        assert_eq!(o.move_overhead_ms, 100);
+    }
+}
