@@ -98,6 +98,9 @@ pub struct Shared {
     pub pondering: AtomicBool,
     /// Nodes searched by all threads so far (helpers add in batches).
     pub nodes: AtomicU64,
+    /// Set just before `bestmove` is written: whatever the GUI sends after it finds the
+    /// search over.
+    pub done: AtomicBool,
     /// When the clock for this move started: `go`, or `ponderhit` when pondering.
     pub clock_start: Mutex<Instant>,
 }
@@ -108,6 +111,7 @@ impl Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            done: AtomicBool::new(false),
             clock_start: Mutex::new(Instant::now()),
         }
     }
@@ -181,6 +185,7 @@ pub fn run(
             nodes: 0,
         },
     };
+    shared.done.store(true, Ordering::SeqCst);
     reporter.best_move(result.best, result.ponder);
     result
 }

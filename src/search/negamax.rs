@@ -211,8 +211,9 @@ impl Worker {
         shared: &Shared,
     ) -> i32 {
         let in_check = pos.in_check();
-        // Check extension: a checked side gets one more ply to find its way out.
-        if in_check {
+        // Check extension: a checked side gets one more ply to find its way out. Bounded by
+        // twice the root depth, or long checking sequences would never reach the horizon.
+        if in_check && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
         if depth <= 0 {
@@ -354,8 +355,10 @@ impl Worker {
             }
 
             // Step 9. Shallow-depth pruning, once a move has been found that avoids mate.
+            // Checking moves are kept: a quiet check may be a mate the static eval cannot see.
+            let gives_check = pos.gives_check(mv);
             if best_score > -MATE_BOUND && pos.has_non_pawn_material(us) {
-                if !noisy {
+                if !noisy && !gives_check {
                     // Late-move pruning: at low depth, late quiet moves rarely matter.
                     let limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
                     if depth <= LMP_MAX_DEPTH && moves_searched >= limit {
@@ -406,7 +409,7 @@ impl Worker {
                         .clamp(-4 * LMR_HISTORY_DIVISOR, 4 * LMR_HISTORY_DIVISOR)
                         / LMR_HISTORY_DIVISOR;
                 }
-                if child.in_check() {
+                if gives_check {
                     reduction -= 1;
                 }
                 let reduced = (new_depth - reduction.max(0)).clamp(1, new_depth);

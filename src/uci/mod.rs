@@ -12,6 +12,7 @@ mod output;
 
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Sender};
 use std::thread::JoinHandle;
 
@@ -92,6 +93,17 @@ impl Engine {
 
     /// Handles one input line; returns false to quit.
     fn receive(&mut self, line: String) -> bool {
+        // A search that has written its bestmove is over, even if its thread has not said so.
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.shared.done.load(Ordering::SeqCst))
+        {
+            self.join_search();
+            if !self.run_pending() {
+                return false;
+            }
+        }
         if let Some(search) = &self.search {
             match line.split_whitespace().next() {
                 Some("isready") => output::line("readyok"),
@@ -108,9 +120,22 @@ impl Engine {
         self.execute(&line)
     }
 
-    /// The search thread is done: take the workers back and run what waited.
+    /// A search thread said it is done: take the workers back and run what waited. The
+    /// message may be stale (its search was already joined when a command arrived after its
+    /// `bestmove`); it only concerns the current search if that one has finished.
     fn search_finished(&mut self) -> bool {
-        self.join_search();
+        if self
+            .search
+            .as_ref()
+            .is_some_and(|s| s.shared.done.load(Ordering::SeqCst))
+        {
+            self.join_search();
+        }
+        self.run_pending()
+    }
+
+    /// Runs the commands that waited for a search, until one starts another search.
+    fn run_pending(&mut self) -> bool {
         while self.search.is_none() {
             let Some(line) = self.pending.pop_front() else {
                 break;

@@ -1,0 +1,374 @@
+//! The engine binary over pipes: protocol behaviour, robustness against bad input, and play.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{Engine, SOON, best_move, last_score};
+use zwischen::chess::Position;
+
+fn assert_legal(fen: &str, moves: &[&str], bestmove_line: &str) {
+    let mut pos = Position::from_fen(fen).unwrap();
+    for m in moves {
+        let mv = pos.parse_uci_move(m, false).unwrap();
+        pos.make_move(mv);
+    }
+    let mv = best_move(bestmove_line);
+    assert!(
+        pos.parse_uci_move(mv, false).is_ok(),
+        "{mv} is not legal in {}",
+        pos.to_fen()
+    );
+}
+
+#[test]
+fn handshake() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let (_, lines) = e.expect("uciok", SOON, |l| l == "uciok");
+    assert!(lines.iter().any(|l| l.starts_with("id name Zwischen")));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    for option in [
+        "Hash",
+        "Threads",
+        "Move Overhead",
+        "Ponder",
+        "Clear Hash",
+        "UCI_Chess960",
+        "MultiPV",
+    ] {
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            "{option}"
+        );
+    }
+    e.sync();
+    e.send("quit");
+    assert!(e.wait_exit(SOON));
+}
+
+#[test]
+fn isready_and_stop_during_infinite_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    for _ in 0..5 {
+        let sent = Instant::now();
+        let before = e.sync();
+        assert!(sent.elapsed() < Duration::from_secs(2));
+        assert!(
+            !before.iter().any(|l| l.starts_with("bestmove")),
+            "bestmove before stop"
+        );
+    }
+    let sent = Instant::now();
+    e.send("stop");
+    let (line, _) = e.expect_prefix("bestmove", SOON);
+    assert!(sent.elapsed() < Duration::from_secs(2));
+    assert_legal(zwischen::chess::START_FEN, &[], &line);
+    // Exactly one bestmove.
+    e.sync();
+    e.expect_silence(Duration::from_millis(200), |l| l.starts_with("bestmove"));
+}
+
+#[test]
+fn infinite_search_waits_for_stop_even_when_done() {
+    let mut e = Engine::start();
+    // Mate in one: the search is finished at once, but must not answer before `stop`.
+    e.send("position fen 6k1/8/6K1/8/8/8/8/1R6 w - - 0 1");
+    e.send("go infinite");
+    e.expect_silence(Duration::from_millis(500), |l| l.starts_with("bestmove"));
+    e.send("stop");
+    let (line, _) = e.expect_prefix("bestmove", SOON);
+    assert_eq!(best_move(&line), "b1b8");
+}
+
+#[test]
+fn ponder_then_ponderhit() {
+    let mut e = Engine::start();
+    e.send("setoption name Ponder value true");
+    e.send("position startpos moves e2e4");
+    e.send("go ponder wtime 1000 btime 1000");
+    // A ponder search never ends by itself, whatever the clock says.
+    e.expect_silence(Duration::from_millis(1500), |l| l.starts_with("bestmove"));
+    e.send("ponderhit");
+    let (line, _) = e.expect_prefix("bestmove", SOON);
+    assert_legal(zwischen::chess::START_FEN, &["e2e4"], &line);
+    // And `stop` during a ponder search answers at once.
+    e.send("go ponder wtime 100000 btime 100000");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let (line, _) = e.expect_prefix("bestmove", SOON);
+    assert_legal(zwischen::chess::START_FEN, &["e2e4"], &line);
+}
+
+#[test]
+fn bestmove_with_ponder_move() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let (line, _) = e.go("depth 6");
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words.len(), 4, "{line}");
+    assert_eq!(words[2], "ponder");
+}
+
+#[test]
+fn quit_and_end_of_input_exit_mid_search() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.send("quit");
+    assert!(
+        e.wait_exit(Duration::from_secs(5)),
+        "engine still running after quit"
+    );
+
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(300));
+    e.close_input();
+    assert!(
+        e.wait_exit(Duration::from_secs(5)),
+        "engine still running after end of input"
+    );
+}
+
+#[test]
+fn no_legal_move_gives_bestmove_none() {
+    let mut e = Engine::start();
+    // Checkmated.
+    e.send("position fen R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1");
+    let (line, _) = e.go("depth 5");
+    assert_eq!(line, "bestmove (none)");
+    // Stalemated.
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let (line, _) = e.go("movetime 100");
+    assert_eq!(line, "bestmove (none)");
+}
+
+#[test]
+fn malformed_input_is_reported_and_harmless() {
+    let huge = "x".repeat(200_000);
+    let long_moves = format!("position startpos moves {}", "e2e4 ".repeat(300));
+    let cases: Vec<(&[u8], bool)> = vec![
+        (b"xyzzy", true),
+        (b"position", true),
+        (b"position fen", true),
+        (b"position fen 8/8/8 w - - 0 1", true),
+        (
+            b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
+            true,
+        ),
+        (b"position startpos moves e2e5", true),
+        (b"position startpos moves e2e4 e2e4", true),
+        (b"position startpos moves zz", true),
+        (b"position startpos junk", true),
+        (b"position fen 4k3/8/8/8/8/8/8/4K2r b - - 0 1", true),
+        (b"position fen 8/8/8/8/8/8/8/8 w - - 0 1", true),
+        (
+            b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
+            true,
+        ),
+        (
+            b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+            true,
+        ),
+        (
+            b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1",
+            true,
+        ),
+        (
+            b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - zero 1",
+            true,
+        ),
+        (
+            b"position fen 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 moves e1c1 e8e7 c1c2 e7e8 zz",
+            true,
+        ),
+        (b"setoption name Hash value abc", true),
+        (b"setoption name Hash value 0", true),
+        (b"setoption name Nope value 1", true),
+        (b"setoption", true),
+        (b"setoption value 3", true),
+        (b"setoption name UCI_Chess960 value maybe", true),
+        (b"go perft abc", true),
+        (b"bench abc", true),
+        (b"\xff\xfe\xfd", true),
+        (huge.as_bytes(), true),
+        (long_moves.as_bytes(), true),
+        (b"is\0ready", true),
+        (b"\t  \t", false),
+        (b"ucinewgame", false),
+    ];
+    assert!(cases.len() >= 25);
+    let mut e = Engine::start();
+    for (input, is_error) in cases {
+        e.send("position startpos moves d2d4");
+        let mut bytes = input.to_vec();
+        bytes.push(b'\n');
+        e.send_bytes(&bytes);
+        let before = e.sync();
+        let shown = String::from_utf8_lossy(&input[..input.len().min(60)]).to_string();
+        let errors = before
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .count();
+        assert_eq!(errors > 0, is_error, "input {shown:?} gave {before:?}");
+        // The previous position stands and search works.
+        e.send("position startpos moves d2d4");
+        let (line, _) = e.go("depth 3");
+        assert_legal(zwischen::chess::START_FEN, &["d2d4"], &line);
+    }
+    // Bad `go` parameters are reported, and the go still answers.
+    e.send("go depth abc");
+    e.expect_prefix("info string error", SOON);
+    e.send("stop");
+    let (line, _) = e.expect_prefix("bestmove", SOON);
+    assert_legal(zwischen::chess::START_FEN, &["d2d4"], &line);
+    e.send("go searchmoves e2e5 depth 2");
+    let (line, before) = e.expect_prefix("bestmove", SOON);
+    assert!(before.iter().any(|l| l.starts_with("info string error")));
+    assert_legal(zwischen::chess::START_FEN, &["d2d4"], &line);
+}
+
+#[test]
+fn position_is_all_or_nothing() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    e.send("position startpos moves e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5xc6");
+    let before = e.sync();
+    assert!(before.iter().any(|l| l.starts_with("info string error")));
+    e.send("d");
+    let (fen, _) = e.expect_prefix("Fen:", SOON);
+    assert_eq!(
+        fen,
+        "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+    e.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
+    e.send("d");
+    let (fen, _) = e.expect_prefix("Fen:", SOON);
+    assert_eq!(
+        fen,
+        "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    );
+}
+
+fn search_score(fen_and_moves: &str, go: &str) -> (String, (String, i32)) {
+    let mut e = Engine::start();
+    e.send(&format!("position {fen_and_moves}"));
+    let (line, info) = e.go(go);
+    (best_move(&line).to_string(), last_score(&info))
+}
+
+#[test]
+fn finds_mates_with_the_right_score() {
+    let (mv, score) = search_score("fen 6k1/8/6K1/8/8/8/8/1R6 w - - 0 1", "depth 6");
+    assert_eq!((mv.as_str(), score), ("b1b8", ("mate".to_string(), 1)));
+    let (mv, score) = search_score("fen r5k1/5ppp/8/8/8/8/3R1PPP/3R2K1 w - - 0 1", "depth 8");
+    assert_eq!((mv.as_str(), score), ("d2d8", ("mate".to_string(), 2)));
+    let (_, score) = search_score("fen 4k3/8/8/3K4/8/8/8/7R w - - 0 1", "depth 16");
+    assert_eq!(score, ("mate".to_string(), 3));
+    // Being mated: negative mate distance.
+    let (mv, score) = search_score("fen r2R2k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 1 1", "depth 8");
+    assert_eq!((mv.as_str(), score), ("a8d8", ("mate".to_string(), -1)));
+    // `go mate` stops once the mate is found.
+    let (mv, _) = search_score("fen 4k3/8/8/3K4/8/8/8/7R w - - 0 1", "mate 3");
+    assert!(!mv.is_empty());
+}
+
+#[test]
+fn stalemate_is_a_draw_not_a_win() {
+    // Qg6 would stalemate; Qg7 and Qh1 mate.
+    let fen = "7k/5K2/8/8/8/8/8/6Q1 w - - 0 1";
+    let (mv, score) = search_score(&format!("fen {fen}"), "depth 6");
+    let mut pos = Position::from_fen(fen).unwrap();
+    pos.make_move(pos.parse_uci_move(&mv, false).unwrap());
+    assert!(
+        pos.in_check() && pos.legal_moves().is_empty(),
+        "{mv} does not mate"
+    );
+    assert_eq!(score, ("mate".to_string(), 1));
+    let (_, score) = search_score(
+        "fen 7k/5K2/8/8/8/8/8/6Q1 w - - 0 1",
+        "depth 6 searchmoves g1g6",
+    );
+    assert_eq!(score, ("cp".to_string(), 0));
+}
+
+#[test]
+fn fifty_move_rule() {
+    // A queen up, but every move but a capture or pawn move completes 100 quiet halfmoves.
+    let (_, score) = search_score("fen 8/8/8/4k3/8/8/Q7/6K1 w - - 99 120", "depth 8");
+    assert_eq!(score, ("cp".to_string(), 0));
+    // A mate delivered on the hundredth halfmove still wins.
+    let (mv, score) = search_score("fen 6k1/8/6K1/8/8/8/8/1R6 w - - 99 120", "depth 6");
+    assert_eq!((mv.as_str(), score), ("b1b8", ("mate".to_string(), 1)));
+    // The clock carries through the move list: 97 + 2 quiet moves = 99.
+    let (_, score) = search_score(
+        "fen 8/8/8/4k3/8/8/Q7/6K1 w - - 97 120 moves g1h1 e5f5",
+        "depth 8",
+    );
+    assert_eq!(score, ("cp".to_string(), 0));
+}
+
+#[test]
+fn repetition_through_the_move_list_is_a_draw() {
+    // Black, a rook against a queen, is lost unless it can repeat: after these moves, Rh8
+    // brings about the same position for the third time.
+    let moves = "h8h7 d1d2 h7h8 d2d1 h8h7 d1d2 h7h8 d2d1 h8h7 d1d2";
+    let (mv, score) = search_score(
+        &format!("fen 6kr/5pp1/7p/8/8/8/5PPP/3Q2K1 b - - 0 1 moves {moves}"),
+        "depth 8",
+    );
+    assert_eq!((mv.as_str(), score), ("h7h8", ("cp".to_string(), 0)));
+}
+
+#[test]
+fn dead_positions_score_zero() {
+    for fen in [
+        "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3K4/5B2/8 w - - 0 1",
+        "8/8/4k3/8/8/3K4/5N2/8 b - - 0 1",
+        "8/2b5/4k3/8/8/3K4/3B4/8 w - - 0 1",
+    ] {
+        let mut e = Engine::start();
+        e.send(&format!("position fen {fen}"));
+        let (line, info) = e.go("depth 6");
+        assert_ne!(line, "bestmove (none)");
+        assert_eq!(last_score(&info), ("cp".to_string(), 0), "{fen}");
+    }
+}
+
+#[test]
+fn node_and_depth_limits() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let (_, info) = e.go("depth 5");
+    assert!(info.iter().any(|l| l.starts_with("info depth 5 ")));
+    assert!(!info.iter().any(|l| l.starts_with("info depth 6 ")));
+    let (line, _) = e.go("nodes 5000");
+    assert_legal(zwischen::chess::START_FEN, &[], &line);
+    let started = Instant::now();
+    let (_, _) = e.go("movetime 300");
+    assert!(started.elapsed() < Duration::from_secs(3));
+    // A clock at zero or below means "move now", never "no limit".
+    let started = Instant::now();
+    let (line, _) = e.go("wtime -50 btime 1000");
+    assert!(started.elapsed() < Duration::from_secs(3));
+    assert_legal(zwischen::chess::START_FEN, &[], &line);
+}
+
+#[test]
+fn perft_over_uci() {
+    let mut e = Engine::start();
+    e.send("position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    e.send("go perft 3");
+    let (total, lines) = e.expect_prefix("Nodes searched:", SOON);
+    assert_eq!(total, "Nodes searched: 97862");
+    let moves: Vec<&String> = lines.iter().filter(|l| l.contains(": ")).collect();
+    assert_eq!(moves.len(), 48);
+    assert_eq!(lines.last().map(String::as_str), Some(""));
+}
