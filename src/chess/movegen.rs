@@ -128,6 +128,77 @@ impl Position {
         self.count_legal_moves() > 0
     }
 
+    /// Whether `mv` is a legal move here. Meant for moves from elsewhere (hash table,
+    /// killers), so any 16-bit value may come in.
+    pub fn is_legal(&self, mv: Move) -> bool {
+        let us = self.side;
+        let from = mv.from();
+        let to = mv.to();
+        let Some(piece) = self.piece_on(from).filter(|p| p.color() == us) else {
+            return false;
+        };
+        // Only promotions use the promotion bits: other encodings are not moves we make.
+        if mv.kind() != MoveKind::Promotion && mv.raw() & 0x3000 != 0 {
+            return false;
+        }
+        let occupied = self.occupied();
+        let own = self.colors[us.index()];
+        let enemy = self.colors[(!us).index()];
+        let last_rank = Bitboard::relative_rank(us, 7);
+        let king = self.king_square(us);
+
+        match mv.kind() {
+            MoveKind::Castling => {
+                let mut castles = MoveList::new();
+                if self.checkers.is_empty() && self.castling.has_any(us) {
+                    self.generate_castling(&mut castles);
+                }
+                return castles.contains(mv);
+            }
+            MoveKind::EnPassant => {
+                return piece.piece_type() == PieceType::Pawn
+                    && self.en_passant == Some(to)
+                    && pawn_attacks(us, from).contains(to)
+                    && self.en_passant_is_legal(from, to);
+            }
+            _ => {}
+        }
+        // The piece can make this move, ignoring checks and pins.
+        let promotes = mv.kind() == MoveKind::Promotion;
+        let reachable = match piece.piece_type() {
+            PieceType::Pawn => {
+                if promotes != last_rank.contains(to) {
+                    return false;
+                }
+                let one = from.bb().forward(us) & !occupied;
+                let two = (one & Bitboard::relative_rank(us, 2)).forward(us) & !occupied;
+                one | two | (pawn_attacks(us, from) & enemy)
+            }
+            _ if promotes => return false,
+            PieceType::Knight => knight_attacks(from),
+            PieceType::Bishop => bishop_attacks(from, occupied),
+            PieceType::Rook => rook_attacks(from, occupied),
+            PieceType::Queen => bishop_attacks(from, occupied) | rook_attacks(from, occupied),
+            PieceType::King => {
+                return (king_attacks(from) & !own).contains(to)
+                    && !self.is_attacked_by(to, !us, occupied ^ from.bb());
+            }
+        };
+        if !(reachable & !own).contains(to) {
+            return false;
+        }
+        // It resolves any check and keeps to its pin line.
+        if self.checkers.more_than_one() {
+            return false;
+        }
+        if self.checkers.non_empty()
+            && !(between(king, self.checkers.lsb()) | self.checkers).contains(to)
+        {
+            return false;
+        }
+        !self.pinned.contains(from) || line(king, from).contains(to)
+    }
+
     /// Generates the legal moves of the kinds in `KINDS` into `sink`.
     #[inline]
     pub fn generate<const KINDS: GenKinds, S: MoveSink>(&self, sink: &mut S) {
@@ -270,7 +341,7 @@ impl Position {
     /// Castling (standard and Chess960): the squares both pieces cross and land on are empty
     /// but for the two of them, and no square the king stands on, crosses or lands on is
     /// attacked once king and rook have left their squares.
-    fn generate_castling<S: MoveSink>(&self, sink: &mut S) {
+    pub(super) fn generate_castling<S: MoveSink>(&self, sink: &mut S) {
         let us = self.side;
         let king = self.king_square(us);
         let occupied = self.occupied();

@@ -1,9 +1,10 @@
-//! Move ordering. All moves of a node are generated at once (they are legal, so a hash move
-//! or killer needs no validation) and scored; `next` hands out the best remaining one.
+//! Move ordering, in stages so that a cutoff by an early move saves generating the rest.
 //!
-//! Order: hash move, captures and queen promotions that do not lose material (most valuable
-//! victim first, then capture history), killers, counter-move, quiet moves by history,
-//! losing captures, under-promotions.
+//! Order: hash move; captures and queen promotions that do not lose material (most valuable
+//! victim first, then capture history); the two killers; the counter-move; quiet moves by
+//! history; losing captures and under-promotions. In check every evasion is generated and
+//! scored at once. Moves from outside the position (hash move, killers, counter-move) are
+//! checked with `Position::is_legal` before use.
 
 use crate::chess::{MAX_MOVES, Move, MoveList, Piece, PieceType, Position, SEE_VALUES, Square};
 
@@ -16,6 +17,14 @@ const COUNTER: i32 = KILLER - 2;
 const BAD_NOISY: i32 = -(1 << 26);
 const UNDER_PROMOTION: i32 = -(1 << 28);
 
+/// Ordering scores from here up are hash moves, good captures, killers and counter-moves.
+pub const KILLER_FLOOR: i32 = COUNTER;
+
+/// Whether an ordering score marks a capture or promotion that does not lose material.
+pub fn is_good_noisy(score: i32) -> bool {
+    (GOOD_NOISY..HASH_MOVE).contains(&score)
+}
+
 /// What the ordering of one node depends on besides the position.
 pub struct OrderingContext {
     pub hash_move: Move,
@@ -25,70 +34,45 @@ pub struct OrderingContext {
     pub continuations: [Option<(Piece, Square)>; 2],
 }
 
-pub struct MovePicker {
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    HashMove,
+    GenerateNoisy,
+    GoodNoisy,
+    Killer1,
+    Killer2,
+    Counter,
+    GenerateQuiets,
+    Quiets,
+    BadNoisy,
+    GenerateEvasions,
+    Evasions,
+    Done,
+}
+
+/// A list of moves with ordering scores, handed out best first.
+struct ScoredList {
     moves: MoveList,
     scores: [i32; MAX_MOVES],
     next: usize,
 }
 
-impl MovePicker {
-    /// All legal moves, or only captures and promotions when `noisy_only` (unless in check,
-    /// where every evasion is needed).
-    pub fn new(
-        pos: &Position,
-        context: &OrderingContext,
-        history: &History,
-        noisy_only: bool,
-    ) -> MovePicker {
-        let moves = if noisy_only && !pos.in_check() {
-            pos.noisy_moves()
-        } else {
-            pos.legal_moves()
-        };
-        let mut scores = [0; MAX_MOVES];
-        let side = pos.side_to_move();
-        for (score, &mv) in scores.iter_mut().zip(moves.iter()) {
-            *score = if mv == context.hash_move {
-                HASH_MOVE
-            } else if let Some(promotion) = mv.promotion_type() {
-                if promotion == PieceType::Queen {
-                    GOOD_NOISY + SEE_VALUES[4] * 16
-                } else {
-                    UNDER_PROMOTION
-                }
-            } else if let Some(victim) = pos.captured_type(mv) {
-                let mover = pos.piece_on(mv.from()).unwrap_or(Piece::WhitePawn);
-                let order =
-                    SEE_VALUES[victim.index()] * 16 + history.capture(mover, mv.to(), victim) / 16;
-                if pos.see_ge(mv, 0) {
-                    GOOD_NOISY + order
-                } else {
-                    BAD_NOISY + order
-                }
-            } else if mv == context.killers[0] {
-                KILLER
-            } else if mv == context.killers[1] {
-                KILLER - 1
-            } else if mv == context.counter {
-                COUNTER
-            } else {
-                let piece = pos.piece_on(mv.from()).unwrap_or(Piece::WhitePawn);
-                let mut score = history.quiet(side, mv);
-                for previous in context.continuations.iter().flatten() {
-                    score += history.continuation(*previous, piece, mv.to());
-                }
-                score
-            };
-        }
-        MovePicker {
-            moves,
-            scores,
+impl ScoredList {
+    fn new() -> ScoredList {
+        ScoredList {
+            moves: MoveList::new(),
+            scores: [0; MAX_MOVES],
             next: 0,
         }
     }
 
-    /// The best move not yet handed out, with its ordering score.
-    pub fn next(&mut self) -> Option<(Move, i32)> {
+    fn reset(&mut self) {
+        self.moves = MoveList::new();
+        self.next = 0;
+    }
+
+    /// The best remaining move (selection sort, one step).
+    fn pick(&mut self) -> Option<(Move, i32)> {
         let len = self.moves.len();
         if self.next >= len {
             return None;
@@ -105,16 +89,216 @@ impl MovePicker {
         self.next += 1;
         Some(picked)
     }
+}
 
-    pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+pub struct MovePicker {
+    stage: Stage,
+    context: OrderingContext,
+    /// Only captures and promotions (quiescence), unless in check.
+    noisy_only: bool,
+    /// Set by the search to skip the remaining quiet moves.
+    pub skip_quiets: bool,
+    list: ScoredList,
+    bad_noisy: MoveList,
+    bad_next: usize,
+}
+
+impl MovePicker {
+    pub fn new(pos: &Position, context: OrderingContext, noisy_only: bool) -> MovePicker {
+        let in_check = pos.in_check();
+        let mut context = context;
+        if !context.hash_move.is_none()
+            && (!pos.is_legal(context.hash_move)
+                || (noisy_only && !in_check && !pos.is_noisy(context.hash_move)))
+        {
+            context.hash_move = Move::NONE;
+        }
+        let stage = if in_check {
+            Stage::GenerateEvasions
+        } else if context.hash_move.is_none() {
+            Stage::GenerateNoisy
+        } else {
+            Stage::HashMove
+        };
+        MovePicker {
+            stage,
+            context,
+            noisy_only,
+            skip_quiets: false,
+            list: ScoredList::new(),
+            bad_noisy: MoveList::new(),
+            bad_next: 0,
+        }
+    }
+
+    fn is_special(&self, mv: Move) -> bool {
+        mv == self.context.hash_move
+            || mv == self.context.killers[0]
+            || mv == self.context.killers[1]
+            || mv == self.context.counter
+    }
+
+    /// A killer or counter-move worth trying here: legal, quiet, and not tried already.
+    fn usable_refutation(&self, pos: &Position, mv: Move, tried: &[Move]) -> bool {
+        !self.skip_quiets
+            && !mv.is_none()
+            && mv != self.context.hash_move
+            && !tried.contains(&mv)
+            && pos.is_legal(mv)
+            && !pos.is_noisy(mv)
+    }
+
+    /// The next move to try, with its ordering score.
+    pub fn next(&mut self, pos: &Position, history: &History) -> Option<(Move, i32)> {
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = Stage::GenerateNoisy;
+                    return Some((self.context.hash_move, HASH_MOVE));
+                }
+                Stage::GenerateNoisy => {
+                    self.list.reset();
+                    pos.generate::<{ crate::chess::NOISY }, _>(&mut self.list.moves);
+                    for i in 0..self.list.moves.len() {
+                        let mv = self.list.moves.as_slice()[i];
+                        self.list.scores[i] = noisy_score(pos, mv, history);
+                    }
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => match self.list.pick() {
+                    Some((mv, _)) if mv == self.context.hash_move => {}
+                    Some((mv, score)) => {
+                        // Exchanges are judged only now, for the moves that get this far.
+                        let losing = score <= UNDER_PROMOTION
+                            || (mv.promotion_type().is_none() && !pos.see_ge(mv, 0));
+                        if losing {
+                            self.bad_noisy.push(mv);
+                        } else {
+                            return Some((mv, GOOD_NOISY + score));
+                        }
+                    }
+                    None => {
+                        self.stage = if self.noisy_only {
+                            Stage::Done
+                        } else {
+                            Stage::Killer1
+                        };
+                    }
+                },
+                Stage::Killer1 => {
+                    self.stage = Stage::Killer2;
+                    let mv = self.context.killers[0];
+                    if self.usable_refutation(pos, mv, &[]) {
+                        return Some((mv, KILLER));
+                    }
+                }
+                Stage::Killer2 => {
+                    self.stage = Stage::Counter;
+                    let mv = self.context.killers[1];
+                    if self.usable_refutation(pos, mv, &[self.context.killers[0]]) {
+                        return Some((mv, KILLER - 1));
+                    }
+                }
+                Stage::Counter => {
+                    self.stage = Stage::GenerateQuiets;
+                    let mv = self.context.counter;
+                    if self.usable_refutation(pos, mv, &self.context.killers) {
+                        return Some((mv, COUNTER));
+                    }
+                }
+                Stage::GenerateQuiets => {
+                    self.stage = Stage::Quiets;
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    self.list.reset();
+                    pos.generate::<{ crate::chess::QUIET }, _>(&mut self.list.moves);
+                    for i in 0..self.list.moves.len() {
+                        let mv = self.list.moves.as_slice()[i];
+                        self.list.scores[i] = quiet_score(pos, mv, history, &self.context);
+                    }
+                }
+                Stage::Quiets => {
+                    if !self.skip_quiets {
+                        match self.list.pick() {
+                            Some((mv, _)) if self.is_special(mv) => continue,
+                            Some(picked) => return Some(picked),
+                            None => {}
+                        }
+                    }
+                    self.stage = Stage::BadNoisy;
+                }
+                Stage::BadNoisy => {
+                    if let Some(&mv) = self.bad_noisy.as_slice().get(self.bad_next) {
+                        self.bad_next += 1;
+                        return Some((mv, BAD_NOISY));
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenerateEvasions => {
+                    self.list.reset();
+                    pos.generate::<{ crate::chess::ALL }, _>(&mut self.list.moves);
+                    for i in 0..self.list.moves.len() {
+                        let mv = self.list.moves.as_slice()[i];
+                        self.list.scores[i] = if mv == self.context.hash_move {
+                            HASH_MOVE
+                        } else if pos.is_noisy(mv) {
+                            GOOD_NOISY + noisy_score(pos, mv, history)
+                        } else {
+                            quiet_score(pos, mv, history, &self.context)
+                        };
+                    }
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => match self.list.pick() {
+                    Some(picked) => return Some(picked),
+                    None => self.stage = Stage::Done,
+                },
+                Stage::Done => return None,
+            }
+        }
     }
 }
 
-/// Ordering scores from here up are hash moves, good captures, killers and counter-moves.
-pub const KILLER_FLOOR: i32 = COUNTER;
+/// Captures by victim value then capture history; under-promotions last.
+fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
+    if let Some(promotion) = mv.promotion_type()
+        && promotion != PieceType::Queen
+    {
+        return UNDER_PROMOTION;
+    }
+    let victim = pos.captured_type(mv);
+    let victim_value = victim.map_or(0, |v| SEE_VALUES[v.index()]);
+    let promotion_value = if mv.promotion_type().is_some() {
+        SEE_VALUES[PieceType::Queen.index()]
+    } else {
+        0
+    };
+    let history_value = match (pos.piece_on(mv.from()), victim) {
+        (Some(piece), Some(victim)) => history.capture(piece, mv.to(), victim) / 16,
+        _ => 0,
+    };
+    (victim_value + promotion_value) * 16 + history_value
+}
 
-/// Whether an ordering score marks a capture or promotion that does not lose material.
-pub fn is_good_noisy(score: i32) -> bool {
-    (GOOD_NOISY..HASH_MOVE).contains(&score)
+/// Quiet moves by butterfly and continuation history; killers and counter-move on top (for
+/// evasions, where they are not tried separately).
+fn quiet_score(pos: &Position, mv: Move, history: &History, context: &OrderingContext) -> i32 {
+    if mv == context.killers[0] {
+        return KILLER;
+    }
+    if mv == context.killers[1] {
+        return KILLER - 1;
+    }
+    if mv == context.counter {
+        return COUNTER;
+    }
+    let Some(piece) = pos.piece_on(mv.from()) else {
+        return 0;
+    };
+    let mut score = history.quiet(pos.side_to_move(), mv);
+    for previous in context.continuations.iter().flatten() {
+        score += history.continuation(*previous, piece, mv.to());
+    }
+    score
 }

@@ -333,10 +333,7 @@ impl Worker {
 
         // Step 8. The moves.
         let context = self.ordering_context(hash_move, ply);
-        let mut picker = MovePicker::new(pos, &context, &self.history, false);
-        if picker.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { DRAW };
-        }
+        let mut picker = MovePicker::new(pos, context, false);
         self.history.clear_killers(ply + 1);
         let us = pos.side_to_move();
         let mut best_score = -INFINITY;
@@ -346,13 +343,9 @@ impl Worker {
         let mut quiet_count = 0;
         let mut noisy_tried = [Move::NONE; 32];
         let mut noisy_count = 0;
-        let mut skip_quiets = false;
 
-        while let Some((mv, order_score)) = picker.next() {
+        while let Some((mv, order_score)) = picker.next(pos, &self.history) {
             let noisy = pos.is_noisy(mv);
-            if skip_quiets && !noisy {
-                continue;
-            }
 
             // Step 9. Shallow-depth pruning, once a move has been found that avoids mate.
             // Checking moves are kept: a quiet check may be a mate the static eval cannot see.
@@ -362,7 +355,7 @@ impl Worker {
                     // Late-move pruning: at low depth, late quiet moves rarely matter.
                     let limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
                     if depth <= LMP_MAX_DEPTH && moves_searched >= limit {
-                        skip_quiets = true;
+                        picker.skip_quiets = true;
                         continue;
                     }
                     // Futility pruning: a quiet move will not lift a hopeless eval to alpha.
@@ -370,7 +363,7 @@ impl Worker {
                         && depth <= FP_MAX_DEPTH
                         && eval + FP_BASE + FP_PER_DEPTH * depth <= alpha
                     {
-                        skip_quiets = true;
+                        picker.skip_quiets = true;
                         continue;
                     }
                     // SEE pruning: moving onto a square that loses material.
@@ -495,6 +488,11 @@ impl Worker {
                 quiets_tried[quiet_count] = mv;
                 quiet_count += 1;
             }
+        }
+
+        if moves_searched == 0 {
+            // No legal move at all: mate or stalemate.
+            return if in_check { -MATE + ply as i32 } else { DRAW };
         }
 
         // Step 11. Store the result.
@@ -640,19 +638,14 @@ impl Worker {
             counter: Move::NONE,
             continuations: [None, None],
         };
-        let mut picker = MovePicker::new(pos, &context, &self.history, true);
-        if in_check && picker.is_empty() {
-            return -MATE + ply as i32;
-        }
+        // Out of check the picker hands out only captures and queen promotions that do not
+        // lose material.
+        let mut picker = MovePicker::new(pos, context, true);
         let mut best_move = Move::NONE;
-        while let Some((mv, _)) = picker.next() {
+        let mut moves_searched = 0;
+        while let Some((mv, _)) = picker.next(pos, &self.history) {
+            moves_searched += 1;
             if !in_check {
-                // Losing captures and under-promotions are not worth a look here.
-                if !pos.see_ge(mv, 0)
-                    || matches!(mv.promotion_type(), Some(p) if p != crate::chess::PieceType::Queen)
-                {
-                    continue;
-                }
                 // Delta pruning: even winning this piece outright would not reach alpha.
                 let gain = pos.captured_type(mv).map_or(0, |pt| SEE_VALUES[pt.index()]);
                 if mv.kind() != MoveKind::Promotion && stand_pat + gain + DELTA_MARGIN <= alpha {
@@ -681,6 +674,9 @@ impl Worker {
                     alpha = score;
                 }
             }
+        }
+        if in_check && moves_searched == 0 {
+            return -MATE + ply as i32;
         }
         let bound = if best_score >= beta {
             Bound::Lower
