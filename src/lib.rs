@@ -1,10 +1,13 @@
 //! Zwischen, a UCI chess engine.
 //!
 //! Layers, each using only those before it: `chess` (rules, move generation, perft) → `eval`
-//! (static evaluation) → `search` (alpha-beta, hash table, time) → `bench` → `uci` (protocol).
+//! (static evaluation) → `search` (alpha-beta, hash table, time) → `bench`, `uci` (protocol);
+//! `datagen` and `tune` are developer tools for fitting the evaluation.
 
 pub mod bench;
 pub mod chess;
+pub mod datagen;
 pub mod eval;
 pub mod search;
+pub mod tune;
 pub mod uci;

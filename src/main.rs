@@ -37,6 +37,36 @@ enum Command {
         #[arg(default_value_t = zwischen::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: i32,
     },
+    /// Developer tool: self-play games whose quiet positions, labelled with the result,
+    /// feed `tune`.
+    #[command(hide = true)]
+    Datagen {
+        #[arg(long, default_value_t = 1000)]
+        games: usize,
+        #[arg(long, default_value_t = 5000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        #[arg(long, default_value_t = 4)]
+        random_plies: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// EPD/FEN openings to start from (default: the start position).
+        #[arg(long)]
+        openings: Option<String>,
+        #[arg(long)]
+        out: String,
+    },
+    /// Developer tool: fit the evaluation weights to labelled positions; prints tuned.rs.
+    #[command(hide = true)]
+    Tune {
+        #[arg(long)]
+        data: String,
+        #[arg(long, default_value_t = 500)]
+        epochs: usize,
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+    },
     /// Print the magic numbers and Zobrist keys as the source of src/chess/generated.rs.
     #[command(hide = true)]
     GenerateTables {
@@ -63,6 +93,63 @@ fn main() -> ExitCode {
             println!("{nodes} nodes {nps} nps");
             ExitCode::SUCCESS
         }
+        Some(Command::Datagen {
+            games,
+            nodes,
+            threads,
+            random_plies,
+            seed,
+            openings,
+            out,
+        }) => {
+            let settings = zwischen::datagen::Settings {
+                games,
+                nodes,
+                threads,
+                random_plies,
+                seed,
+            };
+            let openings: Vec<String> = match openings.map(std::fs::read_to_string).transpose() {
+                Ok(text) => text
+                    .unwrap_or_default()
+                    .lines()
+                    .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+                    .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" "))
+                    .collect(),
+                Err(error) => {
+                    eprintln!("error: cannot read the openings: {error}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let written = std::fs::File::create(&out)
+                .and_then(|file| zwischen::datagen::run(&settings, &openings, file));
+            match written {
+                Ok(count) => {
+                    println!("{count} positions written to {out}");
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::Tune {
+            data,
+            epochs,
+            threads,
+        }) => match std::fs::read_to_string(&data) {
+            Ok(text) => {
+                let (source, log) = zwischen::tune::run(&text, epochs, threads);
+                eprint!("{log}");
+                print!("{source}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("error: cannot read {data}: {error}");
+                ExitCode::FAILURE
+            }
+        },
         Some(Command::GenerateTables { seed }) => {
             print!("{}", chess::tables_gen::generate(seed));
             ExitCode::SUCCESS
