@@ -147,7 +147,10 @@ pub struct SearchResult {
     pub best: Option<Move>,
     pub ponder: Option<Move>,
     pub score: i32,
+    /// The last completed iteration.
     pub depth: i32,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
     pub nodes: u64,
 }
 
@@ -162,30 +165,106 @@ pub fn run(
 ) -> SearchResult {
     tt.new_search();
     shared.nodes.store(0, Ordering::Relaxed);
-    let result = match workers.split_first_mut() {
-        Some((main, helpers)) => std::thread::scope(|scope| {
-            for helper in helpers.iter_mut() {
-                let builder = std::thread::Builder::new().stack_size(worker::STACK_SIZE);
-                let spawned = builder.spawn_scoped(scope, || {
-                    helper.iterative_deepening(job, tt, shared, &Silent)
-                });
-                if let Err(error) = spawned {
-                    reporter.message(&format!("error: cannot start a search thread: {error}"));
-                }
-            }
-            let result = main.iterative_deepening(job, tt, shared, reporter);
-            shared.stop();
-            result
-        }),
-        None => SearchResult {
+    let Some((main, helpers)) = workers.split_first_mut() else {
+        shared.done.store(true, Ordering::SeqCst);
+        reporter.best_move(None, None);
+        return SearchResult {
             best: None,
             ponder: None,
             score: 0,
             depth: 0,
+            seldepth: 0,
+            pv: Vec::new(),
             nodes: 0,
-        },
+        };
     };
+    let (main_result, helper_results) = std::thread::scope(|scope| {
+        let handles: Vec<_> = helpers
+            .iter_mut()
+            .filter_map(|helper| {
+                let builder = std::thread::Builder::new().stack_size(worker::STACK_SIZE);
+                match builder.spawn_scoped(scope, || {
+                    helper.iterative_deepening(job, tt, shared, &Silent)
+                }) {
+                    Ok(handle) => Some(handle),
+                    Err(error) => {
+                        reporter.message(&format!("error: cannot start a search thread: {error}"));
+                        None
+                    }
+                }
+            })
+            .collect();
+        let main_result = main.iterative_deepening(job, tt, shared, reporter);
+        shared.stop();
+        let helper_results: Vec<SearchResult> =
+            handles.into_iter().filter_map(|h| h.join().ok()).collect();
+        (main_result, helper_results)
+    });
+    let main_move = main_result.best;
+    let mut results = vec![main_result];
+    results.extend(helper_results);
+    let mut best = pick_best(results);
+    best.nodes = shared.nodes.load(Ordering::Relaxed);
+    // Show the line that is played if a helper found it.
+    if best.best != main_move && !best.pv.is_empty() {
+        let elapsed = shared.clock_start().elapsed().as_millis() as u64;
+        reporter.pv(&PvInfo {
+            depth: best.depth,
+            seldepth: best.seldepth.max(1),
+            multipv: 1,
+            score: best.score,
+            bound: None,
+            nodes: best.nodes,
+            time_ms: elapsed,
+            hashfull: tt.hashfull(),
+            pv: &best.pv,
+        });
+        best.ponder = best.pv.get(1).copied();
+    }
     shared.done.store(true, Ordering::SeqCst);
-    reporter.best_move(result.best, result.ponder);
-    result
+    reporter.best_move(best.best, best.ponder);
+    best
+}
+
+/// Lazy SMP: each thread votes for its move, weighted by its score and completed depth; the
+/// thread of the most supported move (preferring deeper, then better, results) wins. The
+/// main thread's result stands unless a helper's move is better supported.
+fn pick_best(mut results: Vec<SearchResult>) -> SearchResult {
+    if results.len() == 1 {
+        return results.remove(0);
+    }
+    let eligible = |r: &SearchResult| r.best.is_some() && r.depth > 0 && r.score > -INFINITY;
+    let min_score = results
+        .iter()
+        .filter(|r| eligible(r))
+        .map(|r| r.score)
+        .min()
+        .unwrap_or(0);
+    let weight = |r: &SearchResult| (r.score - min_score + 14) as i64 * r.depth as i64;
+    let votes = |mv: Option<Move>| {
+        results
+            .iter()
+            .filter(|r| eligible(r) && r.best == mv)
+            .map(weight)
+            .sum::<i64>()
+    };
+    let mut best_index = 0;
+    for i in 1..results.len() {
+        let (candidate, current) = (&results[i], &results[best_index]);
+        if !eligible(candidate) {
+            continue;
+        }
+        let better = if candidate.score >= MATE_BOUND || current.score >= MATE_BOUND {
+            // A found mate beats anything; the shorter one wins.
+            candidate.score > current.score
+        } else {
+            votes(candidate.best) > votes(current.best)
+                || (votes(candidate.best) == votes(current.best)
+                    && weight(candidate) > weight(current))
+        };
+        if better || !eligible(current) {
+            best_index = i;
+        }
+    }
+    results.swap_remove(best_index)
 }

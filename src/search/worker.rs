@@ -177,7 +177,10 @@ impl Worker {
                     }
                     // Sort the lines found so far; keep the unsearched ones in order.
                     self.root_moves[..=pv_index].sort_by_key(|rm| -rm.score);
-                    if self.is_main() {
+                    // All lines at the end of the iteration; each line as it comes when slow.
+                    let last_line = pv_index + 1 == multipv;
+                    let slow = shared.clock_start().elapsed() > Duration::from_secs(3);
+                    if self.is_main() && (last_line || slow) {
                         self.report(depth, pv_index + 1, tt, shared, reporter);
                     }
                 }
@@ -386,6 +389,8 @@ impl Worker {
                 ponder: None,
                 score: 0,
                 depth,
+                seldepth: 0,
+                pv: Vec::new(),
                 nodes: self.nodes,
             };
         };
@@ -404,6 +409,8 @@ impl Worker {
             ponder,
             score: best.score,
             depth,
+            seldepth: best.seldepth,
+            pv: best.pv.clone(),
             nodes: self.nodes,
         }
     }

@@ -1,9 +1,9 @@
 //! The UCI options: their declarations, current values and `setoption` handling.
 
 /// Largest `Threads` value accepted.
-pub const MAX_THREADS: i64 = 1;
+pub const MAX_THREADS: i64 = 256;
 /// Largest `MultiPV` value accepted.
-pub const MAX_MULTIPV: i64 = 1;
+pub const MAX_MULTIPV: i64 = 256;
 
 #[derive(Copy, Clone, Debug)]
 enum Kind {
