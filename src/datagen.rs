@@ -2,7 +2,8 @@
 //! varied openings, with the quiet positions of each game labelled by its result.
 //!
 //! `zwischen datagen --games N --nodes K --threads T --out FILE [--openings EPD]` writes one
-//! line per position: `FEN;R` with R = 1.0, 0.5 or 0.0 from White's point of view.
+//! line per position: `FEN;R;S` with R = 1.0, 0.5 or 0.0 the result and S the search score
+//! in centipawns, both from White's point of view.
 
 use std::collections::HashMap;
 use std::fs::File;
@@ -153,7 +154,7 @@ fn play_game(
         }
         // Keep quiet positions: not in check, best move quiet, no mate in sight.
         if !pos.in_check() && !pos.is_noisy(best) && found.score.abs() < MATE_BOUND {
-            recorded.push(pos.to_fen());
+            recorded.push((pos.to_fen(), white_score));
         }
         history.push(pos.key());
         pos.make_move(best);
@@ -163,6 +164,6 @@ fn play_game(
     };
     recorded
         .into_iter()
-        .map(|fen| format!("{fen};{result:.1}"))
+        .map(|(fen, score)| format!("{fen};{result:.1};{score}"))
         .collect()
 }

@@ -7,6 +7,7 @@
 pub mod bench;
 pub mod chess;
 pub mod datagen;
+pub mod epd;
 pub mod eval;
 pub mod search;
 pub mod tune;

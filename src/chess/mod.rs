@@ -13,6 +13,7 @@ mod notation;
 mod perft;
 mod piece;
 mod position;
+mod san;
 mod see;
 mod square;
 pub mod tables_gen;
