@@ -8,17 +8,9 @@ use zwischen::chess::{Position, perft};
 
 const CASES: &[(&str, &str, u32)] = &[
     ("startpos", zwischen::chess::START_FEN, 5),
-    (
-        "kiwipete",
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        4,
-    ),
+    ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 4),
     // Many promotions and under-promotions on both sides (chessprogramming wiki position 4).
-    (
-        "promotions",
-        "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-        4,
-    ),
+    ("promotions", "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1", 4),
 ];
 
 fn bench_perft(c: &mut Criterion) {

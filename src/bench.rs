@@ -78,13 +78,11 @@ pub fn run(depth: i32) -> (u64, u64) {
         let job = SearchJob {
             root,
             history: Vec::new(),
-            limits: Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
+            limits: Limits { depth: Some(depth), ..Limits::default() },
             search_moves: Vec::new(),
             multipv: 1,
             move_overhead_ms: 0,
+            strength: None,
         };
         let shared = Shared::new();
         nodes += search::run(&job, &tt, &shared, &mut workers, &Silent).nodes;

@@ -70,10 +70,7 @@ pub fn run(settings: &Settings, openings: &[String], out: File) -> std::io::Resu
             }
         }
     });
-    writer
-        .into_inner()
-        .map_err(|_| std::io::Error::other("writer poisoned"))?
-        .flush()?;
+    writer.into_inner().map_err(|_| std::io::Error::other("writer poisoned"))?.flush()?;
     Ok(written.into_inner())
 }
 
@@ -105,11 +102,7 @@ fn play_game(
     let result: f32 = loop {
         if pos.legal_moves().is_empty() {
             break if pos.in_check() {
-                if pos.side_to_move() == Color::White {
-                    0.0
-                } else {
-                    1.0
-                }
+                if pos.side_to_move() == Color::White { 0.0 } else { 1.0 }
             } else {
                 0.5
             };
@@ -125,13 +118,11 @@ fn play_game(
         let job = SearchJob {
             root: pos,
             history: history.clone(),
-            limits: Limits {
-                nodes: Some(settings.nodes),
-                ..Limits::default()
-            },
+            limits: Limits { nodes: Some(settings.nodes), ..Limits::default() },
             search_moves: Vec::new(),
             multipv: 1,
             move_overhead_ms: 0,
+            strength: None,
         };
         let shared = Shared::new();
         let found = search::run(&job, tt, &shared, workers, &Silent);
@@ -140,11 +131,7 @@ fn play_game(
         // Adjudicate clear wins to save time.
         if white_score.abs() >= 1500 {
             let winner = white_score > 0;
-            decisive_plies = if last_winner == Some(winner) {
-                decisive_plies + 1
-            } else {
-                1
-            };
+            decisive_plies = if last_winner == Some(winner) { decisive_plies + 1 } else { 1 };
             last_winner = Some(winner);
             if decisive_plies >= 6 {
                 break if winner { 1.0 } else { 0.0 };
@@ -162,8 +149,5 @@ fn play_game(
             history.clear();
         }
     };
-    recorded
-        .into_iter()
-        .map(|(fen, score)| format!("{fen};{result:.1};{score}"))
-        .collect()
+    recorded.into_iter().map(|(fen, score)| format!("{fen};{result:.1};{score}")).collect()
 }

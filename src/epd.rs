@@ -62,10 +62,8 @@ pub fn parse_line(line: &str, number: usize) -> Option<Result<TestCase, String>>
             _ => {}
         }
     }
-    let fen = format!(
-        "{} {} {} {} {halfmove} {fullmove}",
-        fields[0], fields[1], fields[2], fields[3]
-    );
+    let fen =
+        format!("{} {} {} {} {halfmove} {fullmove}", fields[0], fields[1], fields[2], fields[3]);
     let position = match Position::from_fen(&fen) {
         Ok(position) => position,
         Err(error) => return Some(Err(format!("line {number} ({id}): {error}"))),
@@ -73,11 +71,7 @@ pub fn parse_line(line: &str, number: usize) -> Option<Result<TestCase, String>>
     let parse_all = |texts: &[String]| -> Result<Vec<Move>, String> {
         texts
             .iter()
-            .map(|t| {
-                position
-                    .parse_san(t)
-                    .map_err(|e| format!("line {number} ({id}): {e}"))
-            })
+            .map(|t| position.parse_san(t).map_err(|e| format!("line {number} ({id}): {e}")))
             .collect()
     };
     let best = match parse_all(&best_text) {
@@ -91,12 +85,7 @@ pub fn parse_line(line: &str, number: usize) -> Option<Result<TestCase, String>>
     if best.is_empty() && avoid.is_empty() {
         return Some(Err(format!("line {number} ({id}): no bm or am operation")));
     }
-    Some(Ok(TestCase {
-        id,
-        position,
-        best,
-        avoid,
-    }))
+    Some(Ok(TestCase { id, position, best, avoid }))
 }
 
 /// Splits `op1 a b; op2 "x; y"; ...` at semicolons outside quotes.
@@ -164,18 +153,9 @@ pub fn run(
         tt.clear();
         workers.iter_mut().for_each(Worker::clear);
         let limits = match budget {
-            Budget::MoveTime(ms) => Limits {
-                move_time: Some(ms),
-                ..Limits::default()
-            },
-            Budget::Depth(depth) => Limits {
-                depth: Some(depth),
-                ..Limits::default()
-            },
-            Budget::Nodes(nodes) => Limits {
-                nodes: Some(nodes),
-                ..Limits::default()
-            },
+            Budget::MoveTime(ms) => Limits { move_time: Some(ms), ..Limits::default() },
+            Budget::Depth(depth) => Limits { depth: Some(depth), ..Limits::default() },
+            Budget::Nodes(nodes) => Limits { nodes: Some(nodes), ..Limits::default() },
         };
         let job = SearchJob {
             root: case.position,
@@ -184,6 +164,7 @@ pub fn run(
             search_moves: Vec::new(),
             multipv: 1,
             move_overhead_ms: 0,
+            strength: None,
         };
         let recorder = Recorder(Mutex::new(Vec::new()));
         let result = search::run(&job, &tt, &Shared::new(), &mut workers, &recorder);
@@ -199,10 +180,7 @@ pub fn run(
         let line = if pass {
             solved += 1;
             let (depth, time_ms, _) =
-                iterations
-                    .get(settled)
-                    .copied()
-                    .unwrap_or((result.depth, 0, chosen));
+                iterations.get(settled).copied().unwrap_or((result.depth, 0, chosen));
             format!(
                 "{:>4}/{} pass  {:<20} {:<8} found at depth {depth}, {:.2} s   ({expected})",
                 i + 1,
@@ -212,17 +190,9 @@ pub fn run(
                 time_ms as f64 / 1000.0
             )
         } else {
-            let played = if chosen.is_none() {
-                "(none)".to_string()
-            } else {
-                case.position.to_san(chosen)
-            };
-            format!(
-                "{:>4}/{} FAIL  {:<20} {played:<8} ({expected})",
-                i + 1,
-                cases.len(),
-                case.id
-            )
+            let played =
+                if chosen.is_none() { "(none)".to_string() } else { case.position.to_san(chosen) };
+            format!("{:>4}/{} FAIL  {:<20} {played:<8} ({expected})", i + 1, cases.len(), case.id)
         };
         let _ = writeln!(out, "{line}");
         if progress {
@@ -239,20 +209,12 @@ pub fn run(
     if progress {
         eprintln!();
     }
-    Summary {
-        solved,
-        total: cases.len(),
-        seconds: start.elapsed().as_secs_f64(),
-    }
+    Summary { solved, total: cases.len(), seconds: start.elapsed().as_secs_f64() }
 }
 
 fn describe(case: &TestCase) -> String {
     let sans = |moves: &[Move]| {
-        moves
-            .iter()
-            .map(|&m| case.position.to_san(m))
-            .collect::<Vec<_>>()
-            .join(" ")
+        moves.iter().map(|&m| case.position.to_san(m)).collect::<Vec<_>>().join(" ")
     };
     match (case.best.is_empty(), case.avoid.is_empty()) {
         (false, true) => format!("bm {}", sans(&case.best)),
@@ -274,19 +236,10 @@ mod tests {
         assert_eq!(case.best.len(), 1);
         assert_eq!(case.position.to_san(case.best[0]), "Qg6");
         assert!(parse_line("# comment", 2).is_none());
-        assert!(
-            parse_line("8/8/8/8/8/8/8/8 w - - bm Qg6;", 3)
-                .unwrap()
-                .is_err()
-        );
-        assert!(
-            parse_line("4k3/8/8/8/8/8/8/4K3 w - - id \"x\";", 4)
-                .unwrap()
-                .is_err()
-        );
-        let avoid = parse_line("4k3/8/8/8/8/8/8/4K2R w K - am O-O; id \"a;b\";", 5)
-            .unwrap()
-            .unwrap();
+        assert!(parse_line("8/8/8/8/8/8/8/8 w - - bm Qg6;", 3).unwrap().is_err());
+        assert!(parse_line("4k3/8/8/8/8/8/8/4K3 w - - id \"x\";", 4).unwrap().is_err());
+        let avoid =
+            parse_line("4k3/8/8/8/8/8/8/4K2R w K - am O-O; id \"a;b\";", 5).unwrap().unwrap();
         assert_eq!(avoid.id, "a;b");
         assert!(avoid.is_right(avoid.position.parse_san("Kd1").unwrap()));
         assert!(!avoid.is_right(avoid.position.parse_san("O-O").unwrap()));
@@ -294,9 +247,8 @@ mod tests {
 
     #[test]
     fn solves_an_easy_mate() {
-        let case = parse_line("6k1/8/6K1/8/8/8/8/1R6 w - - bm Rb8#; id \"mate\";", 1)
-            .unwrap()
-            .unwrap();
+        let case =
+            parse_line("6k1/8/6K1/8/8/8/8/1R6 w - - bm Rb8#; id \"mate\";", 1).unwrap().unwrap();
         let mut out = Vec::new();
         let summary = run(&[case], Budget::Depth(4), 1, 1, &mut out);
         assert_eq!((summary.solved, summary.total), (1, 1));

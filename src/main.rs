@@ -86,6 +86,12 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         threads: usize,
     },
+    /// Developer tool: fit the UCI_ShowWDL model to `FEN;result;score` lines.
+    #[command(hide = true)]
+    FitWdl {
+        #[arg(long)]
+        data: String,
+    },
     /// Print the magic numbers and Zobrist keys as the source of src/chess/generated.rs.
     #[command(hide = true)]
     GenerateTables {
@@ -101,48 +107,20 @@ fn main() -> ExitCode {
             zwischen::uci::run();
             ExitCode::SUCCESS
         }
-        Some(Command::Perft {
-            depth,
-            fen,
-            divide,
-            chess960,
-        }) => run_perft(depth, fen.as_deref(), divide, chess960),
+        Some(Command::Perft { depth, fen, divide, chess960 }) => {
+            run_perft(depth, fen.as_deref(), divide, chess960)
+        }
         Some(Command::Bench { depth }) => {
             let (nodes, nps) = zwischen::bench::run(depth);
             println!("{nodes} nodes {nps} nps");
             ExitCode::SUCCESS
         }
-        Some(Command::Epd {
-            file,
-            movetime,
-            depth,
-            nodes,
-            threads,
-            hash,
-        }) => run_epd(
-            &file,
-            movetime,
-            depth,
-            nodes,
-            threads as usize,
-            hash as usize,
-        ),
-        Some(Command::Datagen {
-            games,
-            nodes,
-            threads,
-            random_plies,
-            seed,
-            openings,
-            out,
-        }) => {
-            let settings = zwischen::datagen::Settings {
-                games,
-                nodes,
-                threads,
-                random_plies,
-                seed,
-            };
+        Some(Command::Epd { file, movetime, depth, nodes, threads, hash }) => {
+            run_epd(&file, movetime, depth, nodes, threads as usize, hash as usize)
+        }
+        Some(Command::Datagen { games, nodes, threads, random_plies, seed, openings, out }) => {
+            let settings =
+                zwischen::datagen::Settings { games, nodes, threads, random_plies, seed };
             let openings: Vec<String> = match openings.map(std::fs::read_to_string).transpose() {
                 Ok(text) => text
                     .unwrap_or_default()
@@ -168,15 +146,22 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Tune {
-            data,
-            epochs,
-            threads,
-        }) => match std::fs::read_to_string(&data) {
+        Some(Command::Tune { data, epochs, threads }) => match std::fs::read_to_string(&data) {
             Ok(text) => {
                 let (source, log) = zwischen::tune::run(&text, epochs, threads);
                 eprint!("{log}");
                 print!("{source}");
+                ExitCode::SUCCESS
+            }
+            Err(error) => {
+                eprintln!("error: cannot read {data}: {error}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(Command::FitWdl { data }) => match std::fs::read_to_string(&data) {
+            Ok(text) => {
+                let (_, _, log) = zwischen::tune::fit_wdl(&text);
+                print!("{log}");
                 ExitCode::SUCCESS
             }
             Err(error) => {

@@ -68,10 +68,7 @@ fn sigmoid(k: f64, eval: f64) -> f64 {
 }
 
 fn mean_error(samples: &[Sample], w: &[f64], k: f64) -> f64 {
-    samples
-        .iter()
-        .map(|s| (s.result - sigmoid(k, evaluate(s, w))).powi(2))
-        .sum::<f64>()
+    samples.iter().map(|s| (s.result - sigmoid(k, evaluate(s, w))).powi(2)).sum::<f64>()
         / samples.len() as f64
 }
 
@@ -96,10 +93,7 @@ fn gradient(samples: &[Sample], w: &[f64], k: f64, threads: usize) -> Vec<f64> {
                 })
             })
             .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or_default())
-            .collect()
+        handles.into_iter().map(|h| h.join().unwrap_or_default()).collect()
     });
     let mut total = vec![0.0; w.len()];
     for part in partials {
@@ -117,11 +111,8 @@ pub fn run(text: &str, epochs: usize, threads: usize) -> (String, String) {
     let mut log = String::new();
     let samples = load(text);
     let _ = writeln!(log, "{} positions", samples.len());
-    let mut w: Vec<f64> = WEIGHTS
-        .as_slice()
-        .iter()
-        .flat_map(|s| [s.mg as f64, s.eg as f64])
-        .collect();
+    let mut w: Vec<f64> =
+        WEIGHTS.as_slice().iter().flat_map(|s| [s.mg as f64, s.eg as f64]).collect();
 
     // The sigmoid's scale that best fits the current weights, by ternary search.
     let (mut lo, mut hi) = (0.1, 5.0);
@@ -150,20 +141,13 @@ pub fn run(text: &str, epochs: usize, threads: usize) -> (String, String) {
             w[i] -= rate * m_hat / (v_hat.sqrt() + 1e-12);
         }
         if epoch % 50 == 0 || epoch == epochs {
-            let _ = writeln!(
-                log,
-                "epoch {epoch}: error {:.6}",
-                mean_error(&samples, &w, k)
-            );
+            let _ = writeln!(log, "epoch {epoch}: error {:.6}", mean_error(&samples, &w, k));
         }
     }
 
     let mut tuned = WEIGHTS.clone();
     for (slot, pair) in tuned.as_mut_slice().iter_mut().zip(w.chunks(2)) {
-        *slot = S {
-            mg: pair[0].round() as i32,
-            eg: pair[1].round() as i32,
-        };
+        *slot = S { mg: pair[0].round() as i32, eg: pair[1].round() as i32 };
     }
     (source(&tuned, samples.len()), log)
 }
@@ -214,6 +198,60 @@ fn source(weights: &Weights, positions: usize) -> String {
     out
 }
 
+/// Fits the WDL model's A and B (see `search::wdl`) to `FEN;result;score` lines by maximum
+/// likelihood; returns (A, B, log).
+pub fn fit_wdl(text: &str) -> (f64, f64, String) {
+    let data: Vec<(f64, f64)> = text
+        .lines()
+        .filter_map(|line| {
+            let mut fields = line.split(';').skip(1);
+            let result = fields.next()?.trim().parse::<f64>().ok()?;
+            let score = fields.next()?.trim().parse::<f64>().ok()?;
+            Some((score, result))
+        })
+        .collect();
+    let log_likelihood = |a: f64, b: f64| -> f64 {
+        let logistic = |x: f64| 1.0 / (1.0 + (-(x - a) / b).exp());
+        data.iter()
+            .map(|&(score, result)| {
+                let win = logistic(score);
+                let loss = logistic(-score);
+                let p = if result > 0.75 {
+                    win
+                } else if result < 0.25 {
+                    loss
+                } else {
+                    1.0 - win - loss
+                };
+                p.max(1e-9).ln()
+            })
+            .sum::<f64>()
+            / data.len().max(1) as f64
+    };
+    // Coordinate search with shrinking steps: the likelihood is smooth and unimodal here.
+    let (mut a, mut b): (f64, f64) = (200.0, 100.0);
+    let mut step: f64 = 64.0;
+    while step > 0.05 {
+        let mut improved = false;
+        for (da, db) in [(step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)] {
+            let (na, nb) = (a + da, (b + db).max(1.0));
+            if log_likelihood(na, nb) > log_likelihood(a, b) {
+                (a, b) = (na, nb);
+                improved = true;
+            }
+        }
+        if !improved {
+            step /= 2.0;
+        }
+    }
+    let log = format!(
+        "{} positions, A = {a:.1}, B = {b:.1}, mean log-likelihood {:.5}\n",
+        data.len(),
+        log_likelihood(a, b)
+    );
+    (a, b, log)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -228,11 +266,8 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1;0.5
     fn traced_samples_reproduce_the_evaluation() {
         let samples = load(DATA);
         assert_eq!(samples.len(), 4);
-        let w: Vec<f64> = WEIGHTS
-            .as_slice()
-            .iter()
-            .flat_map(|s| [s.mg as f64, s.eg as f64])
-            .collect();
+        let w: Vec<f64> =
+            WEIGHTS.as_slice().iter().flat_map(|s| [s.mg as f64, s.eg as f64]).collect();
         for (sample, line) in samples.iter().zip(DATA.lines()) {
             let pos = Position::from_fen(line.split(';').next().unwrap()).unwrap();
             let white = eval::evaluate(&pos) * pos.side_to_move().sign();
@@ -244,11 +279,8 @@ rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1;0.5
     #[test]
     fn gradient_matches_finite_differences() {
         let samples = load(DATA);
-        let w: Vec<f64> = WEIGHTS
-            .as_slice()
-            .iter()
-            .flat_map(|s| [s.mg as f64, s.eg as f64])
-            .collect();
+        let w: Vec<f64> =
+            WEIGHTS.as_slice().iter().flat_map(|s| [s.mg as f64, s.eg as f64]).collect();
         let g = gradient(&samples, &w, 1.0, 2);
         let material_knight_mg = 2;
         let tempo_eg = w.len() - 1;

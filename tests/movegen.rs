@@ -8,26 +8,9 @@ use zwischen::chess::{CastleSide, Color, Move, MoveKind, Piece, PieceType, Posit
 
 const DIAGONALS: [(i8, i8); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
 const ORTHOGONALS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-const KNIGHT: [(i8, i8); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING: [(i8, i8); 8] = [
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-];
+const KNIGHT: [(i8, i8); 8] =
+    [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+const KING: [(i8, i8); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 
 /// A plain 8x8 array board for the reference code.
 type Board = [Option<Piece>; 64];
@@ -70,21 +53,15 @@ fn attacked(board: &Board, target: Square, by: Color) -> bool {
         }
     }
     let pawn_dir = if by == Color::White { -1 } else { 1 };
-    KNIGHT
-        .iter()
-        .any(|&d| step(target, d).is_some_and(|s| is(s, &[PieceType::Knight])))
-        || KING
-            .iter()
-            .any(|&d| step(target, d).is_some_and(|s| is(s, &[PieceType::King])))
+    KNIGHT.iter().any(|&d| step(target, d).is_some_and(|s| is(s, &[PieceType::Knight])))
+        || KING.iter().any(|&d| step(target, d).is_some_and(|s| is(s, &[PieceType::King])))
         || [(-1, pawn_dir), (1, pawn_dir)]
             .iter()
             .any(|&d| step(target, d).is_some_and(|s| is(s, &[PieceType::Pawn])))
 }
 
 fn king_of(board: &Board, color: Color) -> Square {
-    Square::all()
-        .find(|s| board[s.index()] == Some(Piece::new(color, PieceType::King)))
-        .unwrap()
+    Square::all().find(|s| board[s.index()] == Some(Piece::new(color, PieceType::King))).unwrap()
 }
 
 /// Legal moves from the rules. `en_passant` is the square a double step just crossed, if any.
@@ -136,11 +113,8 @@ fn reference_moves(pos: &Position, en_passant: Option<Square>) -> Vec<Move> {
                 }
             }
             PieceType::Knight | PieceType::King => {
-                let deltas: &[(i8, i8)] = if piece.piece_type() == PieceType::Knight {
-                    &KNIGHT
-                } else {
-                    &KING
-                };
+                let deltas: &[(i8, i8)] =
+                    if piece.piece_type() == PieceType::Knight { &KNIGHT } else { &KING };
                 for &d in deltas {
                     if let Some(to) = step(from, d).filter(|&s| free_or_enemy(s)) {
                         pseudo.push(Move::new(from, to, MoveKind::Normal));
@@ -273,12 +247,7 @@ fn generator_matches_reference_and_keys_stay_exact() {
                 }
             }
             // Incremental keys equal keys computed from scratch, and FEN round-trips.
-            assert_eq!(
-                (pos.key(), pos.pawn_key()),
-                pos.compute_keys(),
-                "{}",
-                pos.to_fen()
-            );
+            assert_eq!((pos.key(), pos.pawn_key()), pos.compute_keys(), "{}", pos.to_fen());
             let reparsed = Position::from_fen(&pos.to_fen()).unwrap();
             assert_eq!(reparsed.to_fen(), pos.to_fen());
             assert_eq!(reparsed.key(), pos.key());
@@ -290,10 +259,9 @@ fn generator_matches_reference_and_keys_stay_exact() {
                 break;
             }
             let mv = generated.as_slice()[rng.random_range(0..generated.len())];
-            let double_step = pos
-                .piece_on(mv.from())
-                .is_some_and(|p| p.piece_type() == PieceType::Pawn)
-                && mv.from().index().abs_diff(mv.to().index()) == 16;
+            let double_step =
+                pos.piece_on(mv.from()).is_some_and(|p| p.piece_type() == PieceType::Pawn)
+                    && mv.from().index().abs_diff(mv.to().index()) == 16;
             en_passant =
                 double_step.then(|| Square::new(((mv.from().index() + mv.to().index()) / 2) as u8));
             pos.make_move(mv);

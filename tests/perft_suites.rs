@@ -16,9 +16,7 @@ struct Case {
 }
 
 fn load(file: &str) -> Vec<Case> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("perft-suites")
-        .join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("perft-suites").join(file);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut cases = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -31,10 +29,8 @@ fn load(file: &str) -> Vec<Case> {
         let counts = parts
             .map(|part| {
                 let mut words = part.split_whitespace();
-                let depth = words
-                    .next()
-                    .and_then(|d| d.strip_prefix('D'))
-                    .and_then(|d| d.parse().ok());
+                let depth =
+                    words.next().and_then(|d| d.strip_prefix('D')).and_then(|d| d.parse().ok());
                 let nodes = words.next().and_then(|n| n.parse().ok());
                 match (depth, nodes) {
                     (Some(d), Some(n)) => (d, n),
@@ -42,11 +38,7 @@ fn load(file: &str) -> Vec<Case> {
                 }
             })
             .collect();
-        cases.push(Case {
-            line: i + 1,
-            fen,
-            counts,
-        });
+        cases.push(Case { line: i + 1, fen, counts });
     }
     cases
 }

@@ -14,11 +14,7 @@ fn assert_legal(fen: &str, moves: &[&str], bestmove_line: &str) {
         pos.make_move(mv);
     }
     let mv = best_move(bestmove_line);
-    assert!(
-        pos.parse_uci_move(mv, false).is_ok(),
-        "{mv} is not legal in {}",
-        pos.to_fen()
-    );
+    assert!(pos.parse_uci_move(mv, false).is_ok(), "{mv} is not legal in {}", pos.to_fen());
 }
 
 #[test]
@@ -28,19 +24,11 @@ fn handshake() {
     let (_, lines) = e.expect("uciok", SOON, |l| l == "uciok");
     assert!(lines.iter().any(|l| l.starts_with("id name Zwischen")));
     assert!(lines.iter().any(|l| l.starts_with("id author")));
-    for option in [
-        "Hash",
-        "Threads",
-        "Move Overhead",
-        "Ponder",
-        "Clear Hash",
-        "UCI_Chess960",
-        "MultiPV",
-    ] {
+    for option in
+        ["Hash", "Threads", "Move Overhead", "Ponder", "Clear Hash", "UCI_Chess960", "MultiPV"]
+    {
         assert!(
-            lines
-                .iter()
-                .any(|l| l.starts_with(&format!("option name {option} type"))),
+            lines.iter().any(|l| l.starts_with(&format!("option name {option} type"))),
             "{option}"
         );
     }
@@ -59,10 +47,7 @@ fn isready_and_stop_during_infinite_search() {
         let sent = Instant::now();
         let before = e.sync();
         assert!(sent.elapsed() < Duration::from_secs(2));
-        assert!(
-            !before.iter().any(|l| l.starts_with("bestmove")),
-            "bestmove before stop"
-        );
+        assert!(!before.iter().any(|l| l.starts_with("bestmove")), "bestmove before stop");
     }
     let sent = Instant::now();
     e.send("stop");
@@ -121,19 +106,13 @@ fn quit_and_end_of_input_exit_mid_search() {
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
     e.send("quit");
-    assert!(
-        e.wait_exit(Duration::from_secs(5)),
-        "engine still running after quit"
-    );
+    assert!(e.wait_exit(Duration::from_secs(5)), "engine still running after quit");
 
     let mut e = Engine::start();
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(300));
     e.close_input();
-    assert!(
-        e.wait_exit(Duration::from_secs(5)),
-        "engine still running after end of input"
-    );
+    assert!(e.wait_exit(Duration::from_secs(5)), "engine still running after end of input");
 }
 
 #[test]
@@ -158,36 +137,18 @@ fn malformed_input_is_reported_and_harmless() {
         (b"position", true),
         (b"position fen", true),
         (b"position fen 8/8/8 w - - 0 1", true),
-        (
-            b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra",
-            true,
-        ),
+        (b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 extra", true),
         (b"position startpos moves e2e5", true),
         (b"position startpos moves e2e4 e2e4", true),
         (b"position startpos moves zz", true),
         (b"position startpos junk", true),
         (b"position fen 4k3/8/8/8/8/8/8/4K2r b - - 0 1", true),
         (b"position fen 8/8/8/8/8/8/8/8 w - - 0 1", true),
-        (
-            b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
-            true,
-        ),
-        (
-            b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-            true,
-        ),
-        (
-            b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1",
-            true,
-        ),
-        (
-            b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - zero 1",
-            true,
-        ),
-        (
-            b"position fen 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 moves e1c1 e8e7 c1c2 e7e8 zz",
-            true,
-        ),
+        (b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", true),
+        (b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", true),
+        (b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNZ w KQkq - 0 1", true),
+        (b"position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - zero 1", true),
+        (b"position fen 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 moves e1c1 e8e7 c1c2 e7e8 zz", true),
         (b"setoption name Hash value abc", true),
         (b"setoption name Hash value 0", true),
         (b"setoption name Nope value 1", true),
@@ -212,10 +173,7 @@ fn malformed_input_is_reported_and_harmless() {
         e.send_bytes(&bytes);
         let before = e.sync();
         let shown = String::from_utf8_lossy(&input[..input.len().min(60)]).to_string();
-        let errors = before
-            .iter()
-            .filter(|l| l.starts_with("info string error"))
-            .count();
+        let errors = before.iter().filter(|l| l.starts_with("info string error")).count();
         assert_eq!(errors > 0, is_error, "input {shown:?} gave {before:?}");
         // The previous position stands and search works.
         e.send("position startpos moves d2d4");
@@ -243,17 +201,11 @@ fn position_is_all_or_nothing() {
     assert!(before.iter().any(|l| l.starts_with("info string error")));
     e.send("d");
     let (fen, _) = e.expect_prefix("Fen:", SOON);
-    assert_eq!(
-        fen,
-        "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-    );
+    assert_eq!(fen, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
     e.send("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
     e.send("d");
     let (fen, _) = e.expect_prefix("Fen:", SOON);
-    assert_eq!(
-        fen,
-        "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
-    );
+    assert_eq!(fen, "Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 }
 
 fn search_score(fen_and_moves: &str, go: &str) -> (String, (String, i32)) {
@@ -286,15 +238,9 @@ fn stalemate_is_a_draw_not_a_win() {
     let (mv, score) = search_score(&format!("fen {fen}"), "depth 6");
     let mut pos = Position::from_fen(fen).unwrap();
     pos.make_move(pos.parse_uci_move(&mv, false).unwrap());
-    assert!(
-        pos.in_check() && pos.legal_moves().is_empty(),
-        "{mv} does not mate"
-    );
+    assert!(pos.in_check() && pos.legal_moves().is_empty(), "{mv} does not mate");
     assert_eq!(score, ("mate".to_string(), 1));
-    let (_, score) = search_score(
-        "fen 7k/5K2/8/8/8/8/8/6Q1 w - - 0 1",
-        "depth 6 searchmoves g1g6",
-    );
+    let (_, score) = search_score("fen 7k/5K2/8/8/8/8/8/6Q1 w - - 0 1", "depth 6 searchmoves g1g6");
     assert_eq!(score, ("cp".to_string(), 0));
 }
 
@@ -307,10 +253,8 @@ fn fifty_move_rule() {
     let (mv, score) = search_score("fen 6k1/8/6K1/8/8/8/8/1R6 w - - 99 120", "depth 6");
     assert_eq!((mv.as_str(), score), ("b1b8", ("mate".to_string(), 1)));
     // The clock carries through the move list: 97 + 2 quiet moves = 99.
-    let (_, score) = search_score(
-        "fen 8/8/8/4k3/8/8/Q7/6K1 w - - 97 120 moves g1h1 e5f5",
-        "depth 8",
-    );
+    let (_, score) =
+        search_score("fen 8/8/8/4k3/8/8/Q7/6K1 w - - 97 120 moves g1h1 e5f5", "depth 8");
     assert_eq!(score, ("cp".to_string(), 0));
 }
 

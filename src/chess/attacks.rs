@@ -22,30 +22,12 @@ const fn leaper_table(deltas: &[(i8, i8)]) -> [Bitboard; 64] {
     table
 }
 
-static KNIGHT: [Bitboard; 64] = leaper_table(&[
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-]);
-static KING: [Bitboard; 64] = leaper_table(&[
-    (1, 0),
-    (1, 1),
-    (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
-    (1, -1),
-]);
-static PAWN: [[Bitboard; 64]; 2] = [
-    leaper_table(&[(-1, 1), (1, 1)]),
-    leaper_table(&[(-1, -1), (1, -1)]),
-];
+static KNIGHT: [Bitboard; 64] =
+    leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+static KING: [Bitboard; 64] =
+    leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+static PAWN: [[Bitboard; 64]; 2] =
+    [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])];
 
 /// For each pair of squares on a common rank, file or diagonal: the squares strictly between
 /// them (`BETWEEN`) and the whole line through both, edge to edge (`LINE`).
@@ -68,20 +50,9 @@ const fn ray(square: usize, df: i8, dr: i8) -> u64 {
 }
 
 const fn build_line_tables() -> LineTables {
-    const DIRECTIONS: [(i8, i8); 8] = [
-        (1, 0),
-        (-1, 0),
-        (0, 1),
-        (0, -1),
-        (1, 1),
-        (1, -1),
-        (-1, 1),
-        (-1, -1),
-    ];
-    let mut tables = LineTables {
-        between: [[Bitboard(0); 64]; 64],
-        line: [[Bitboard(0); 64]; 64],
-    };
+    const DIRECTIONS: [(i8, i8); 8] =
+        [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    let mut tables = LineTables { between: [[Bitboard(0); 64]; 64], line: [[Bitboard(0); 64]; 64] };
     let mut a = 0;
     while a < 64 {
         let mut d = 0;
@@ -158,20 +129,14 @@ mod tests {
         assert_eq!(knight_attacks(Square::D4).count(), 8);
         assert_eq!(king_attacks(Square::H8).count(), 3);
         assert_eq!(king_attacks(Square::E4).count(), 8);
-        assert_eq!(
-            pawn_attacks(Color::White, Square::E2),
-            Square::D3.bb() | Square::F3.bb()
-        );
+        assert_eq!(pawn_attacks(Color::White, Square::E2), Square::D3.bb() | Square::F3.bb());
         assert_eq!(pawn_attacks(Color::Black, Square::A7), Square::B6.bb());
         assert_eq!(pawn_attacks(Color::White, Square::E8), Bitboard::EMPTY);
     }
 
     #[test]
     fn between_and_line() {
-        assert_eq!(
-            between(Square::A1, Square::D4),
-            Square::B2.bb() | Square::C3.bb()
-        );
+        assert_eq!(between(Square::A1, Square::D4), Square::B2.bb() | Square::C3.bb());
         assert_eq!(between(Square::E1, Square::E2), Bitboard::EMPTY);
         assert_eq!(between(Square::A1, Square::B3), Bitboard::EMPTY);
         assert_eq!(line(Square::B2, Square::C3).count(), 8);

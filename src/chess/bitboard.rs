@@ -192,10 +192,7 @@ mod tests {
     #[test]
     fn iterates_squares_in_order() {
         let bb = Square::A1.bb() | Square::E4.bb() | Square::H8.bb();
-        assert_eq!(
-            bb.collect::<Vec<_>>(),
-            vec![Square::A1, Square::E4, Square::H8]
-        );
+        assert_eq!(bb.collect::<Vec<_>>(), vec![Square::A1, Square::E4, Square::H8]);
         assert_eq!(bb.count(), 3);
         assert!(bb.more_than_one());
         assert!(!Square::C3.bb().more_than_one());
@@ -208,9 +205,6 @@ mod tests {
         let h7 = Square::H7.bb();
         assert_eq!(h7.pawn_attacks(Color::Black), Square::G6.bb());
         let d4 = Square::D4.bb();
-        assert_eq!(
-            d4.pawn_attacks(Color::White),
-            Square::C5.bb() | Square::E5.bb()
-        );
+        assert_eq!(d4.pawn_attacks(Color::White), Square::C5.bb() | Square::E5.bb());
     }
 }

@@ -35,11 +35,7 @@ impl CastleSide {
     /// The side of `king` that `rook` stands on.
     #[inline]
     pub const fn of_rook(king: Square, rook: Square) -> CastleSide {
-        if rook.file() > king.file() {
-            CastleSide::King
-        } else {
-            CastleSide::Queen
-        }
+        if rook.file() > king.file() { CastleSide::King } else { CastleSide::Queen }
     }
 }
 

@@ -77,14 +77,12 @@ impl Position {
         parse_castling(&mut pos, fields[2])?;
         let en_passant = parse_en_passant(&pos, fields[3])?;
         if let Some(text) = fields.get(4) {
-            pos.halfmove_clock = text
-                .parse()
-                .map_err(|_| FenError::HalfmoveClock(text.to_string()))?;
+            pos.halfmove_clock =
+                text.parse().map_err(|_| FenError::HalfmoveClock(text.to_string()))?;
         }
         if let Some(text) = fields.get(5) {
-            let number: u16 = text
-                .parse()
-                .map_err(|_| FenError::FullmoveNumber(text.to_string()))?;
+            let number: u16 =
+                text.parse().map_err(|_| FenError::FullmoveNumber(text.to_string()))?;
             // Some tools write 0 here; the count starts at 1.
             pos.fullmove_number = number.max(1);
         }
@@ -99,10 +97,7 @@ impl Position {
         // An en-passant square counts only when a legal capture onto it exists.
         if let Some(target) = en_passant {
             let capturers = pawn_capturers(&pos, target);
-            if capturers
-                .into_iter()
-                .any(|from| pos.en_passant_is_legal(from, target))
-            {
+            if capturers.into_iter().any(|from| pos.en_passant_is_legal(from, target)) {
                 pos.en_passant = Some(target);
             }
         }
@@ -135,11 +130,7 @@ impl Position {
                 fen.push('/');
             }
         }
-        fen.push_str(if self.side == Color::White {
-            " w "
-        } else {
-            " b "
-        });
+        fen.push_str(if self.side == Color::White { " w " } else { " b " });
         let castling = self.castling_field();
         fen.push_str(if castling.is_empty() { "-" } else { &castling });
         match self.en_passant {
@@ -186,10 +177,8 @@ fn parse_placement(pos: &mut Position, placement: &str) -> Result<(), FenError> 
             if let Some(skip) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
                 file += skip as u8;
             } else {
-                let piece = Piece::from_letter(ch).ok_or(FenError::UnknownPiece {
-                    letter: ch,
-                    rank: rank + 1,
-                })?;
+                let piece = Piece::from_letter(ch)
+                    .ok_or(FenError::UnknownPiece { letter: ch, rank: rank + 1 })?;
                 if file >= 8 {
                     return Err(FenError::RankWidth { rank: rank + 1 });
                 }
@@ -211,10 +200,7 @@ fn validate_material(pos: &Position) -> Result<(), FenError> {
     for color in Color::BOTH {
         let kings = pos.pieces(color, PieceType::King).count();
         if kings != 1 {
-            return Err(FenError::KingCount {
-                color: color_name(color),
-                count: kings,
-            });
+            return Err(FenError::KingCount { color: color_name(color), count: kings });
         }
         // Every piece beyond the starting set must come from a promoted pawn.
         let count = |pt| pos.pieces(color, pt).count() as i32;
@@ -224,16 +210,11 @@ fn validate_material(pos: &Position) -> Result<(), FenError> {
             + (count(PieceType::Rook) - 2).max(0)
             + (count(PieceType::Queen) - 1).max(0);
         if pawns > 8 || pawns + promoted > 8 {
-            return Err(FenError::TooManyPieces {
-                color: color_name(color),
-            });
+            return Err(FenError::TooManyPieces { color: color_name(color) });
         }
     }
     let back_ranks = Bitboard::RANK_1 | Bitboard::RANK_8;
-    if let Some(square) = (pos.type_bb(PieceType::Pawn) & back_ranks)
-        .into_iter()
-        .next()
-    {
+    if let Some(square) = (pos.type_bb(PieceType::Pawn) & back_ranks).into_iter().next() {
         return Err(FenError::PawnOnBackRank { square });
     }
     Ok(())
@@ -259,11 +240,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
         return Err(FenError::CastlingField(field.to_string()));
     }
     for right in field.chars() {
-        let color = if right.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if right.is_ascii_uppercase() { Color::White } else { Color::Black };
         let king = pos.king_square(color);
         let back_rank = Bitboard::relative_rank(color, 0);
         let rook = match right.to_ascii_lowercase() {
@@ -271,9 +248,7 @@ fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
             'q' => outermost_rook(pos, color, CastleSide::Queen),
             file @ 'a'..='h' => {
                 let square = Square::from_file_rank(file as u8 - b'a', 0).relative(color);
-                pos.pieces(color, PieceType::Rook)
-                    .contains(square)
-                    .then_some(square)
+                pos.pieces(color, PieceType::Rook).contains(square).then_some(square)
             }
             _ => return Err(FenError::CastlingField(field.to_string())),
         };
@@ -346,31 +321,20 @@ mod tests {
         assert_eq!(pos.to_fen(), START_FEN);
         assert_eq!(pos.key(), Position::startpos().key());
         let chess960 = Position::from_fen("1r1k2r1/8/8/8/8/8/8/R2K1R2 w FAgb - 4 30").unwrap();
-        assert_eq!(
-            chess960.to_fen(),
-            "1r1k2r1/8/8/8/8/8/8/R2K1R2 w KQkq - 4 30"
-        );
+        assert_eq!(chess960.to_fen(), "1r1k2r1/8/8/8/8/8/8/R2K1R2 w KQkq - 4 30");
     }
 
     #[test]
     fn x_fen_names_inner_rook_by_file() {
         // Two rooks on the king side: K means the outer one, G the inner one.
         let outer = Position::from_fen("4k3/8/8/8/8/8/8/4K1RR w K - 0 1").unwrap();
-        assert_eq!(
-            outer.castling_rook(Color::White, CastleSide::King),
-            Some(Square::H1)
-        );
+        assert_eq!(outer.castling_rook(Color::White, CastleSide::King), Some(Square::H1));
         let inner = Position::from_fen("4k3/8/8/8/8/8/8/4K1RR w G - 0 1").unwrap();
-        assert_eq!(
-            inner.castling_rook(Color::White, CastleSide::King),
-            Some(Square::G1)
-        );
+        assert_eq!(inner.castling_rook(Color::White, CastleSide::King), Some(Square::G1));
         assert_eq!(inner.to_fen(), "4k3/8/8/8/8/8/8/4K1RR w G - 0 1");
         assert_ne!(
             outer.key(),
-            Position::from_fen("4k3/8/8/8/8/8/8/4K1RR w - - 0 1")
-                .unwrap()
-                .key()
+            Position::from_fen("4k3/8/8/8/8/8/8/4K1RR w - - 0 1").unwrap().key()
         );
     }
 
@@ -380,75 +344,36 @@ mod tests {
         let cases: &[(&str, FenError)] = &[
             ("", FieldCount(0)),
             ("8/8/8/8/8/8/8/8 w", FieldCount(2)),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x",
-                FieldCount(7),
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1",
-                RankCount(7),
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1",
-                RankWidth { rank: 1 },
-            ),
-            (
-                "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                RankWidth { rank: 7 },
-            ),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 x", FieldCount(7)),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", RankCount(7)),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1", RankWidth { rank: 1 }),
+            ("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", RankWidth { rank: 7 }),
             (
                 "rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                UnknownPiece {
-                    letter: '9',
-                    rank: 6,
-                },
+                UnknownPiece { letter: '9', rank: 6 },
             ),
             (
                 "rnbqkbnr/pppppppp/8/8/4X3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-                UnknownPiece {
-                    letter: 'X',
-                    rank: 4,
-                },
+                UnknownPiece { letter: 'X', rank: 4 },
             ),
             (
                 "rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
-                KingCount {
-                    color: "black",
-                    count: 0,
-                },
+                KingCount { color: "black", count: 0 },
             ),
             (
                 "rnbqkbnr/pppppppp/8/8/8/3K4/PPPPPPPP/RNBQKBNR w kq - 0 1",
-                KingCount {
-                    color: "white",
-                    count: 2,
-                },
+                KingCount { color: "white", count: 2 },
             ),
-            (
-                "4k3/8/8/8/8/8/8/P3K3 w - - 0 1",
-                PawnOnBackRank { square: Square::A1 },
-            ),
-            (
-                "4k2p/8/8/8/8/8/8/4K3 w - - 0 1",
-                PawnOnBackRank { square: Square::H8 },
-            ),
-            (
-                "4k3/8/8/8/8/QQQQQ3/QQQQQ3/4K3 w - - 0 1",
-                TooManyPieces { color: "white" },
-            ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
-                SideToMove("x".into()),
-            ),
+            ("4k3/8/8/8/8/8/8/P3K3 w - - 0 1", PawnOnBackRank { square: Square::A1 }),
+            ("4k2p/8/8/8/8/8/8/4K3 w - - 0 1", PawnOnBackRank { square: Square::H8 }),
+            ("4k3/8/8/8/8/QQQQQ3/QQQQQ3/4K3 w - - 0 1", TooManyPieces { color: "white" }),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", SideToMove("x".into())),
             ("4k3/8/8/8/8/8/8/4K2r b - - 0 1", OpponentInCheck),
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkqX - 0 1",
                 CastlingField("KQkqX".into()),
             ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Z - 0 1",
-                CastlingField("Z".into()),
-            ),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w Z - 0 1", CastlingField("Z".into())),
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w K - 0 1",
                 CastlingWithoutPieces { right: 'K' },
@@ -457,10 +382,7 @@ mod tests {
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w B - 0 1",
                 CastlingWithoutPieces { right: 'B' },
             ),
-            (
-                "4k3/8/8/8/8/8/4K3/R6R w K - 0 1",
-                CastlingWithoutPieces { right: 'K' },
-            ),
+            ("4k3/8/8/8/8/8/4K3/R6R w K - 0 1", CastlingWithoutPieces { right: 'K' }),
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1",
                 EnPassantField("e9".into()),
@@ -473,21 +395,14 @@ mod tests {
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR b KQkq e3 0 1",
                 EnPassantInconsistent { square: Square::E3 },
             ),
-            (
-                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1",
-                HalfmoveClock("x".into()),
-            ),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", HalfmoveClock("x".into())),
             (
                 "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 -3",
                 FullmoveNumber("-3".into()),
             ),
         ];
         for (fen, expected) in cases {
-            assert_eq!(
-                Position::from_fen(fen).as_ref().err(),
-                Some(expected),
-                "{fen}"
-            );
+            assert_eq!(Position::from_fen(fen).as_ref().err(), Some(expected), "{fen}");
             // The message names the problem in words.
             assert!(!expected.to_string().is_empty());
         }

@@ -78,12 +78,7 @@ const fn build_table<const N: usize>(
     directions: &[(i8, i8); 4],
     factors: &[u64; 64],
 ) -> SliderTable<N> {
-    let empty = Magic {
-        mask: 0,
-        factor: 0,
-        offset: 0,
-        shift: 0,
-    };
+    let empty = Magic { mask: 0, factor: 0, offset: 0, shift: 0 };
     let mut magics = [empty; 64];
     let mut attacks = [Bitboard(0); N];
     let mut offset = 0;
@@ -92,12 +87,7 @@ const fn build_table<const N: usize>(
         let mask = relevant_mask(square, directions);
         let bits = mask.count_ones();
         let factor = factors[square];
-        magics[square] = Magic {
-            mask,
-            factor,
-            offset: offset as u32,
-            shift: 64 - bits,
-        };
+        magics[square] = Magic { mask, factor, offset: offset as u32, shift: 64 - bits };
         // Visit every subset of the mask (Carry-Rippler enumeration).
         let mut subset = 0u64;
         loop {
@@ -171,15 +161,10 @@ mod tests {
 
     #[test]
     fn masks_have_the_classic_sizes() {
-        let rook_total: usize = (0..64)
-            .map(|sq| 1usize << relevant_mask(sq, &ROOK_DIRECTIONS).count_ones())
-            .sum();
-        let bishop_total: usize = (0..64)
-            .map(|sq| 1usize << relevant_mask(sq, &BISHOP_DIRECTIONS).count_ones())
-            .sum();
-        assert_eq!(
-            (rook_total, bishop_total),
-            (ROOK_TABLE_SIZE, BISHOP_TABLE_SIZE)
-        );
+        let rook_total: usize =
+            (0..64).map(|sq| 1usize << relevant_mask(sq, &ROOK_DIRECTIONS).count_ones()).sum();
+        let bishop_total: usize =
+            (0..64).map(|sq| 1usize << relevant_mask(sq, &BISHOP_DIRECTIONS).count_ones()).sum();
+        assert_eq!((rook_total, bishop_total), (ROOK_TABLE_SIZE, BISHOP_TABLE_SIZE));
     }
 }

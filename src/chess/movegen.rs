@@ -50,12 +50,7 @@ impl MoveSink for MoveList {
     fn pawn_promotions(&mut self, targets: Bitboard, delta: i8) {
         for to in targets {
             let from = to.offset(-delta);
-            for piece in [
-                PieceType::Queen,
-                PieceType::Knight,
-                PieceType::Rook,
-                PieceType::Bishop,
-            ] {
+            for piece in [PieceType::Queen, PieceType::Knight, PieceType::Rook, PieceType::Bishop] {
                 self.push(Move::promotion(from, to, piece));
             }
         }
@@ -240,11 +235,7 @@ impl Position {
         let targets = destinations & check_mask;
         // A pinned piece can never end a check, so in check it has no moves at all.
         let pinned = self.pinned;
-        let movable = if self.checkers.non_empty() {
-            own & !pinned
-        } else {
-            own
-        };
+        let movable = if self.checkers.non_empty() { own & !pinned } else { own };
 
         for from in self.pieces[PieceType::Knight.index()] & movable & !pinned {
             sink.piece_moves(from, knight_attacks(from) & targets);
@@ -358,10 +349,7 @@ impl Position {
                 continue;
             }
             let without_movers = occupied ^ movers;
-            if king_path
-                .into_iter()
-                .any(|sq| self.is_attacked_by(sq, !us, without_movers))
-            {
+            if king_path.into_iter().any(|sq| self.is_attacked_by(sq, !us, without_movers)) {
                 continue;
             }
             sink.single(Move::new(king, rook, MoveKind::Castling));

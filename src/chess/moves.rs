@@ -115,10 +115,7 @@ pub struct MoveList {
 impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move::NONE; MAX_MOVES],
-            len: 0,
-        }
+        MoveList { moves: [Move::NONE; MAX_MOVES], len: 0 }
     }
 
     /// Adds a move; a move past capacity is dropped (positions accepted by the FEN
@@ -193,17 +190,10 @@ mod tests {
                     assert_eq!((mv.from(), mv.to(), mv.kind()), (from, to, kind));
                     assert_eq!(mv.promotion_type(), None);
                 }
-                for pt in [
-                    PieceType::Knight,
-                    PieceType::Bishop,
-                    PieceType::Rook,
-                    PieceType::Queen,
-                ] {
+                for pt in [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen]
+                {
                     let mv = Move::promotion(from, to, pt);
-                    assert_eq!(
-                        (mv.from(), mv.to(), mv.kind()),
-                        (from, to, MoveKind::Promotion)
-                    );
+                    assert_eq!((mv.from(), mv.to(), mv.kind()), (from, to, MoveKind::Promotion));
                     assert_eq!(mv.promotion_type(), Some(pt));
                     assert_eq!(Move::from_raw(mv.raw()), mv);
                 }

@@ -22,11 +22,7 @@ impl Move {
         let from = self.from();
         let mut to = self.to();
         if self.kind() == MoveKind::Castling && !chess960 {
-            let color = if from.rank() == 0 {
-                Color::White
-            } else {
-                Color::Black
-            };
+            let color = if from.rank() == 0 { Color::White } else { Color::Black };
             to = CastleSide::of_rook(from, to).king_destination(color);
         }
         match self.promotion_type() {
@@ -49,12 +45,8 @@ impl Position {
             return Err(MoveError::Malformed(text.to_string()));
         }
         let moves = self.legal_moves();
-        let found = |notation_960: bool| {
-            moves
-                .iter()
-                .copied()
-                .find(|m| m.to_uci(notation_960) == text)
-        };
+        let found =
+            |notation_960: bool| moves.iter().copied().find(|m| m.to_uci(notation_960) == text);
         found(chess960)
             .or_else(|| found(!chess960).filter(|m| m.kind() == MoveKind::Castling && !chess960))
             .ok_or_else(|| MoveError::Illegal(text.to_string()))

@@ -75,9 +75,7 @@ impl PieceType {
     }
 
     pub fn from_letter(letter: char) -> Option<PieceType> {
-        PieceType::ALL
-            .into_iter()
-            .find(|pt| pt.letter() == letter.to_ascii_lowercase())
+        PieceType::ALL.into_iter().find(|pt| pt.letter() == letter.to_ascii_lowercase())
     }
 }
 
@@ -110,11 +108,7 @@ impl Piece {
 
     #[inline(always)]
     pub const fn color(self) -> Color {
-        if (self as u8) < 6 {
-            Color::White
-        } else {
-            Color::Black
-        }
+        if (self as u8) < 6 { Color::White } else { Color::Black }
     }
 
     #[inline(always)]
@@ -133,11 +127,7 @@ impl Piece {
 
     pub fn from_letter(letter: char) -> Option<Piece> {
         let piece_type = PieceType::from_letter(letter)?;
-        let color = if letter.is_ascii_uppercase() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let color = if letter.is_ascii_uppercase() { Color::White } else { Color::Black };
         Some(Piece::new(color, piece_type))
     }
 }

@@ -396,11 +396,8 @@ impl Position {
                 }
             }
             kind => {
-                let captured_square = if kind == MoveKind::EnPassant {
-                    to.offset(-pawn_push(us))
-                } else {
-                    to
-                };
+                let captured_square =
+                    if kind == MoveKind::EnPassant { to.offset(-pawn_push(us)) } else { to };
                 if self.remove_piece(captured_square).is_some() {
                     self.halfmove_clock = 0;
                 }
@@ -426,10 +423,7 @@ impl Position {
         // The en-passant square counts only if the opponent can really capture there.
         if let Some(target) = double_push_target {
             let capturers = pawn_attacks(us, target) & self.pieces(!us, PieceType::Pawn);
-            if capturers
-                .into_iter()
-                .any(|from| self.en_passant_is_legal(from, target))
-            {
+            if capturers.into_iter().any(|from| self.en_passant_is_legal(from, target)) {
                 self.en_passant = Some(target);
                 self.key ^= zobrist::en_passant(target);
             }

@@ -85,18 +85,13 @@ impl Position {
             .find(|&m| normalize(&self.san_without_check(m)) == wanted);
         match found {
             Some(mv) => Ok(mv),
-            None => self
-                .parse_uci_move(text, false)
-                .or(Err(MoveError::Illegal(text.to_string()))),
+            None => self.parse_uci_move(text, false).or(Err(MoveError::Illegal(text.to_string()))),
         }
     }
 }
 
 fn normalize(san: &str) -> String {
-    san.trim()
-        .trim_end_matches(['+', '#', '!', '?'])
-        .replace('0', "O")
-        .replace('=', "")
+    san.trim().trim_end_matches(['+', '#', '!', '?']).replace('0', "O").replace('=', "")
 }
 
 #[cfg(test)]

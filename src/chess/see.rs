@@ -18,9 +18,7 @@ impl Position {
         let to = mv.to();
         let captured = match mv.kind() {
             MoveKind::EnPassant => SEE_VALUES[PieceType::Pawn.index()],
-            _ => self
-                .piece_on(to)
-                .map_or(0, |p| SEE_VALUES[p.piece_type().index()]),
+            _ => self.piece_on(to).map_or(0, |p| SEE_VALUES[p.piece_type().index()]),
         };
         let mut balance = captured - threshold;
         if balance < 0 {
@@ -48,9 +46,8 @@ impl Position {
                 break;
             }
             // The least valuable attacker recaptures.
-            let Some(piece_type) = PieceType::ALL
-                .into_iter()
-                .find(|&pt| (ours & self.type_bb(pt)).non_empty())
+            let Some(piece_type) =
+                PieceType::ALL.into_iter().find(|&pt| (ours & self.type_bb(pt)).non_empty())
             else {
                 break;
             };
@@ -66,10 +63,7 @@ impl Position {
             let square = (ours & self.type_bb(piece_type)).lsb();
             occupied ^= square.bb();
             // Sliders behind the capturer join in (x-rays).
-            if matches!(
-                piece_type,
-                PieceType::Pawn | PieceType::Bishop | PieceType::Queen
-            ) {
+            if matches!(piece_type, PieceType::Pawn | PieceType::Bishop | PieceType::Queen) {
                 attackers |= bishop_attacks(to, occupied) & diagonal;
             }
             if matches!(piece_type, PieceType::Rook | PieceType::Queen) {

@@ -144,12 +144,7 @@ impl Square {
 
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}{}",
-            (b'a' + self.file()) as char,
-            (b'1' + self.rank()) as char
-        )
+        write!(f, "{}{}", (b'a' + self.file()) as char, (b'1' + self.rank()) as char)
     }
 }
 

@@ -8,16 +8,8 @@ const fn build_forward_file() -> [[Bitboard; 64]; 2] {
     while sq < 64 {
         let file_bits = 0x0101_0101_0101_0101u64 << (sq % 8);
         let rank = sq / 8;
-        let above = if rank == 7 {
-            0
-        } else {
-            !0u64 << ((rank + 1) * 8)
-        };
-        let below = if rank == 0 {
-            0
-        } else {
-            !0u64 >> ((8 - rank) * 8)
-        };
+        let above = if rank == 7 { 0 } else { !0u64 << ((rank + 1) * 8) };
+        let below = if rank == 0 { 0 } else { !0u64 >> ((8 - rank) * 8) };
         t[0][sq] = Bitboard(file_bits & above);
         t[1][sq] = Bitboard(file_bits & below);
         sq += 1;
@@ -85,9 +77,7 @@ pub fn passed_mask(color: Color, sq: Square) -> Bitboard {
 /// King-move distance.
 #[inline(always)]
 pub fn distance(a: Square, b: Square) -> i32 {
-    (a.file() as i32 - b.file() as i32)
-        .abs()
-        .max((a.rank() as i32 - b.rank() as i32).abs())
+    (a.file() as i32 - b.file() as i32).abs().max((a.rank() as i32 - b.rank() as i32).abs())
 }
 
 #[cfg(test)]
@@ -96,16 +86,10 @@ mod tests {
 
     #[test]
     fn masks() {
-        assert_eq!(
-            forward_file(Color::White, Square::E6),
-            Square::E7.bb() | Square::E8.bb()
-        );
+        assert_eq!(forward_file(Color::White, Square::E6), Square::E7.bb() | Square::E8.bb());
         assert_eq!(forward_file(Color::Black, Square::E2), Square::E1.bb());
         assert_eq!(adjacent_files(0), Bitboard::file(1));
-        assert_eq!(
-            passed_mask(Color::White, Square::A7),
-            Square::A8.bb() | Square::B8.bb()
-        );
+        assert_eq!(passed_mask(Color::White, Square::A7), Square::A8.bb() | Square::B8.bb());
         assert_eq!(passed_mask(Color::Black, Square::D3).count(), 6);
         assert_eq!(distance(Square::A1, Square::H8), 7);
     }

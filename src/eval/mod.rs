@@ -70,11 +70,7 @@ pub fn evaluate_with(pos: &Position, weights: &Weights) -> i32 {
 
 /// The terms of `pos` as coefficients of the weights.
 pub fn trace(pos: &Position, weights: &Weights) -> Trace {
-    let mut trace = Trace {
-        coefficients: vec![0; WEIGHT_COUNT],
-        phase: 0,
-        scale: SCALE_NORMAL,
-    };
+    let mut trace = Trace { coefficients: vec![0; WEIGHT_COUNT], phase: 0, scale: SCALE_NORMAL };
     trace.phase = evaluate_terms(pos, weights, &mut trace);
     let total = weights
         .as_slice()
@@ -106,11 +102,7 @@ fn endgame_scale(pos: &Position, eg: i32) -> i32 {
             + 5 * pos.pieces(color, PieceType::Rook).count() as i32
             + 9 * pos.pieces(color, PieceType::Queen).count() as i32
     };
-    if material(strong) - material(!strong) <= 3 {
-        SCALE_NORMAL / 8
-    } else {
-        SCALE_NORMAL
-    }
+    if material(strong) - material(!strong) <= 3 { SCALE_NORMAL / 8 } else { SCALE_NORMAL }
 }
 
 /// Squares on ranks strictly ahead of `rank` for `color`.
@@ -127,10 +119,8 @@ fn ranks_ahead(color: Color, rank: u8) -> Bitboard {
 fn evaluate_terms<A: Accumulator>(pos: &Position, w: &Weights, acc: &mut A) -> i32 {
     let occupied = pos.occupied();
     let pawn_attack_sets = [
-        pos.pieces(Color::White, PieceType::Pawn)
-            .pawn_attacks(Color::White),
-        pos.pieces(Color::Black, PieceType::Pawn)
-            .pawn_attacks(Color::Black),
+        pos.pieces(Color::White, PieceType::Pawn).pawn_attacks(Color::White),
+        pos.pieces(Color::Black, PieceType::Pawn).pawn_attacks(Color::Black),
     ];
 
     for us in Color::BOTH {
@@ -144,12 +134,8 @@ fn evaluate_terms<A: Accumulator>(pos: &Position, w: &Weights, acc: &mut A) -> i
         let mut zone_attackers = 0;
         let mut zone_hits = [0; 6];
 
-        for piece_type in [
-            PieceType::Knight,
-            PieceType::Bishop,
-            PieceType::Rook,
-            PieceType::Queen,
-        ] {
+        for piece_type in [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen]
+        {
             let pt = piece_type.index();
             let pieces = pos.pieces(us, piece_type);
             acc.add(w, &w.material[pt], us, pieces.count() as i32);
@@ -198,12 +184,7 @@ fn evaluate_terms<A: Accumulator>(pos: &Position, w: &Weights, acc: &mut A) -> i
         evaluate_pawns(pos, w, acc, us);
 
         let king = pos.king_square(us);
-        acc.add(
-            w,
-            &w.pst[PieceType::King.index()][king.relative(us).index()],
-            us,
-            1,
-        );
+        acc.add(w, &w.pst[PieceType::King.index()][king.relative(us).index()], us, 1);
         evaluate_shelter(pos, w, acc, us);
 
         let targets =
@@ -256,12 +237,7 @@ fn evaluate_pawns<A: Accumulator>(pos: &Position, w: &Weights, acc: &mut A, us: 
         if (passed_mask(us, sq) & enemy_pawns).is_empty() {
             acc.add(w, &w.passed_pawn[relative.rank() as usize], us, 1);
             acc.add(w, &w.passed_own_king_distance, us, distance(own_king, stop));
-            acc.add(
-                w,
-                &w.passed_enemy_king_distance,
-                us,
-                distance(enemy_king, stop),
-            );
+            acc.add(w, &w.passed_enemy_king_distance, us, distance(enemy_king, stop));
         }
     }
 }
@@ -277,11 +253,7 @@ fn evaluate_shelter<A: Accumulator>(pos: &Position, w: &Weights, acc: &mut A, us
         let slot = if on_file.is_empty() {
             3
         } else {
-            let nearest = if us == Color::White {
-                on_file.lsb()
-            } else {
-                on_file.msb()
-            };
+            let nearest = if us == Color::White { on_file.lsb() } else { on_file.msb() };
             match nearest.relative(us).rank() - king_rank {
                 1 => 0,
                 2 => 1,
@@ -326,18 +298,11 @@ pub fn describe(pos: &Position) -> String {
         );
     }
     let scale = endgame_scale(pos, total.eg);
-    let _ = writeln!(
-        out,
-        "phase {phase}/{MAX_PHASE}, endgame scale {scale}/{SCALE_NORMAL}"
-    );
+    let _ = writeln!(out, "phase {phase}/{MAX_PHASE}, endgame scale {scale}/{SCALE_NORMAL}");
     if pos.is_insufficient_material() {
         let _ = writeln!(out, "insufficient material: dead draw, evaluation 0");
     }
-    let white = if pos.is_insufficient_material() {
-        0
-    } else {
-        blend(total, phase, scale)
-    };
+    let white = if pos.is_insufficient_material() { 0 } else { blend(total, phase, scale) };
     let _ = writeln!(
         out,
         "final evaluation: {white} cp (White's view), {} cp (side to move)",
@@ -402,10 +367,7 @@ mod tests {
                 .iter()
                 .zip(&t.coefficients)
                 .fold(S::default(), |a, (w, &c)| a + *w * c);
-            assert_eq!(
-                blend(sum, t.phase, t.scale) * pos.side_to_move().sign(),
-                evaluate(&pos)
-            );
+            assert_eq!(blend(sum, t.phase, t.scale) * pos.side_to_move().sign(), evaluate(&pos));
         }
     }
 }

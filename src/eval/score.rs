@@ -17,10 +17,7 @@ impl Add for S {
     type Output = S;
     #[inline(always)]
     fn add(self, o: S) -> S {
-        S {
-            mg: self.mg + o.mg,
-            eg: self.eg + o.eg,
-        }
+        S { mg: self.mg + o.mg, eg: self.eg + o.eg }
     }
 }
 
@@ -36,10 +33,7 @@ impl Sub for S {
     type Output = S;
     #[inline(always)]
     fn sub(self, o: S) -> S {
-        S {
-            mg: self.mg - o.mg,
-            eg: self.eg - o.eg,
-        }
+        S { mg: self.mg - o.mg, eg: self.eg - o.eg }
     }
 }
 
@@ -55,10 +49,7 @@ impl Mul<i32> for S {
     type Output = S;
     #[inline(always)]
     fn mul(self, k: i32) -> S {
-        S {
-            mg: self.mg * k,
-            eg: self.eg * k,
-        }
+        S { mg: self.mg * k, eg: self.eg * k }
     }
 }
 
@@ -66,9 +57,6 @@ impl Neg for S {
     type Output = S;
     #[inline(always)]
     fn neg(self) -> S {
-        S {
-            mg: -self.mg,
-            eg: -self.eg,
-        }
+        S { mg: -self.mg, eg: -self.eg }
     }
 }

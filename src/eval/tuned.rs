@@ -93,14 +93,7 @@ const fn mobility<const N: usize>(mid: i32, mg_k: i32, eg_k: i32) -> [S; N] {
 }
 
 pub const WEIGHTS: Weights = Weights {
-    material: [
-        s(80, 100),
-        s(320, 300),
-        s(330, 320),
-        s(460, 520),
-        s(950, 950),
-        s(0, 0),
-    ],
+    material: [s(80, 100), s(320, 300), s(330, 320), s(460, 520), s(950, 950), s(0, 0)],
     pst: [
         pawn_pst(),
         scaled_centrality(8, -10, 6, -10),

@@ -62,10 +62,7 @@ impl History {
 
     #[inline]
     pub fn update_quiet(&mut self, side: Color, mv: Move, bonus: i32) {
-        gravity(
-            &mut self.butterfly[side.index()][mv.from().index()][mv.to().index()],
-            bonus,
-        );
+        gravity(&mut self.butterfly[side.index()][mv.from().index()][mv.to().index()], bonus);
     }
 
     #[inline]
@@ -75,10 +72,7 @@ impl History {
 
     #[inline]
     pub fn update_capture(&mut self, piece: Piece, to: Square, captured: PieceType, bonus: i32) {
-        gravity(
-            &mut self.capture[piece.index()][to.index()][captured.index()],
-            bonus,
-        );
+        gravity(&mut self.capture[piece.index()][to.index()][captured.index()], bonus);
     }
 
     #[inline]
@@ -120,9 +114,7 @@ impl History {
 
     #[inline]
     pub fn counter_move(&self, previous: Option<(Piece, Square)>) -> Move {
-        previous.map_or(Move::NONE, |(piece, to)| {
-            self.counter_moves[piece.index()][to.index()]
-        })
+        previous.map_or(Move::NONE, |(piece, to)| self.counter_moves[piece.index()][to.index()])
     }
 
     pub fn set_counter_move(&mut self, previous: Option<(Piece, Square)>, mv: Move) {
@@ -142,7 +134,5 @@ impl Default for History {
 fn boxed_continuation() -> Box<ContinuationTable> {
     let zeroed: Vec<[[[i16; 64]; 12]; 64]> = vec![[[[0; 64]; 12]; 64]; 12];
     let boxed: Box<[[[[i16; 64]; 12]; 64]]> = zeroed.into_boxed_slice();
-    boxed
-        .try_into()
-        .unwrap_or_else(|_| unreachable!("the vector has exactly 12 rows"))
+    boxed.try_into().unwrap_or_else(|_| unreachable!("the vector has exactly 12 rows"))
 }

@@ -5,8 +5,10 @@ mod history;
 mod movepick;
 mod negamax;
 pub mod params;
+pub mod strength;
 mod time;
 pub mod tt;
+pub mod wdl;
 mod worker;
 
 use std::sync::Mutex;
@@ -36,8 +38,11 @@ pub struct SearchJob {
     pub limits: Limits,
     /// Restrict the root to these moves (`go searchmoves`); empty means all.
     pub search_moves: Vec<Move>,
+    /// Lines to report (`MultiPV`).
     pub multipv: usize,
     pub move_overhead_ms: i64,
+    /// Play weaker than full strength.
+    pub strength: Option<strength::Strength>,
 }
 
 /// A score as UCI shows it.
@@ -129,10 +134,7 @@ impl Shared {
     }
 
     pub fn clock_start(&self) -> Instant {
-        self.clock_start
-            .lock()
-            .map(|s| *s)
-            .unwrap_or_else(|e| *e.into_inner())
+        self.clock_start.lock().map(|s| *s).unwrap_or_else(|e| *e.into_inner())
     }
 }
 
@@ -183,9 +185,9 @@ pub fn run(
             .iter_mut()
             .filter_map(|helper| {
                 let builder = std::thread::Builder::new().stack_size(worker::STACK_SIZE);
-                match builder.spawn_scoped(scope, || {
-                    helper.iterative_deepening(job, tt, shared, &Silent)
-                }) {
+                match builder
+                    .spawn_scoped(scope, || helper.iterative_deepening(job, tt, shared, &Silent))
+                {
                     Ok(handle) => Some(handle),
                     Err(error) => {
                         reporter.message(&format!("error: cannot start a search thread: {error}"));
@@ -234,19 +236,10 @@ fn pick_best(mut results: Vec<SearchResult>) -> SearchResult {
         return results.remove(0);
     }
     let eligible = |r: &SearchResult| r.best.is_some() && r.depth > 0 && r.score > -INFINITY;
-    let min_score = results
-        .iter()
-        .filter(|r| eligible(r))
-        .map(|r| r.score)
-        .min()
-        .unwrap_or(0);
+    let min_score = results.iter().filter(|r| eligible(r)).map(|r| r.score).min().unwrap_or(0);
     let weight = |r: &SearchResult| (r.score - min_score + 14) as i64 * r.depth as i64;
     let votes = |mv: Option<Move>| {
-        results
-            .iter()
-            .filter(|r| eligible(r) && r.best == mv)
-            .map(weight)
-            .sum::<i64>()
+        results.iter().filter(|r| eligible(r) && r.best == mv).map(weight).sum::<i64>()
     };
     let mut best_index = 0;
     for i in 1..results.len() {

@@ -59,11 +59,7 @@ struct ScoredList {
 
 impl ScoredList {
     fn new() -> ScoredList {
-        ScoredList {
-            moves: MoveList::new(),
-            scores: [0; MAX_MOVES],
-            next: 0,
-        }
+        ScoredList { moves: MoveList::new(), scores: [0; MAX_MOVES], next: 0 }
     }
 
     fn reset(&mut self) {
@@ -178,11 +174,7 @@ impl MovePicker {
                         }
                     }
                     None => {
-                        self.stage = if self.noisy_only {
-                            Stage::Done
-                        } else {
-                            Stage::Killer1
-                        };
+                        self.stage = if self.noisy_only { Stage::Done } else { Stage::Killer1 };
                     }
                 },
                 Stage::Killer1 => {
@@ -269,11 +261,8 @@ fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
     }
     let victim = pos.captured_type(mv);
     let victim_value = victim.map_or(0, |v| SEE_VALUES[v.index()]);
-    let promotion_value = if mv.promotion_type().is_some() {
-        SEE_VALUES[PieceType::Queen.index()]
-    } else {
-        0
-    };
+    let promotion_value =
+        if mv.promotion_type().is_some() { SEE_VALUES[PieceType::Queen.index()] } else { 0 };
     let history_value = match (pos.piece_on(mv.from()), victim) {
         (Some(piece), Some(victim)) => history.capture(piece, mv.to(), victim) / 16,
         _ => 0,

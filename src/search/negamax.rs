@@ -57,11 +57,8 @@ impl Worker {
             };
             Some((piece, to))
         });
-        self.frames[ply + 1].plies_from_null = if mv.is_some() {
-            self.frames[ply].plies_from_null + 1
-        } else {
-            0
-        };
+        self.frames[ply + 1].plies_from_null =
+            if mv.is_some() { self.frames[ply].plies_from_null + 1 } else { 0 };
         self.keys.push(child.key());
     }
 
@@ -100,16 +97,8 @@ impl Worker {
     }
 
     fn ordering_context(&self, hash_move: Move, ply: usize) -> OrderingContext {
-        let previous = if ply >= 1 {
-            self.frames[ply - 1].moved
-        } else {
-            None
-        };
-        let before = if ply >= 2 {
-            self.frames[ply - 2].moved
-        } else {
-            None
-        };
+        let previous = if ply >= 1 { self.frames[ply - 1].moved } else { None };
+        let before = if ply >= 2 { self.frames[ply - 2].moved } else { None };
         OrderingContext {
             hash_move,
             killers: self.history.killers(ply),
@@ -138,11 +127,7 @@ impl Worker {
     ) -> i32 {
         self.count_node(shared);
         self.pv_len[0] = 0;
-        self.frames[0].static_eval = if root.in_check() {
-            NO_EVAL
-        } else {
-            eval::evaluate(root)
-        };
+        self.frames[0].static_eval = if root.in_check() { NO_EVAL } else { eval::evaluate(root) };
         let mut best_score = -INFINITY;
         for i in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
@@ -178,9 +163,7 @@ impl Worker {
                 root_move.seldepth = seldepth;
                 root_move.pv.clear();
                 root_move.pv.push(mv);
-                root_move
-                    .pv
-                    .extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+                root_move.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
             } else {
                 // Only the best moves have exact scores; the rest keep their order.
                 root_move.score = -INFINITY;
@@ -260,10 +243,7 @@ impl Worker {
         let raw_eval = if in_check {
             NO_EVAL
         } else {
-            entry
-                .map(|e| e.eval)
-                .filter(|&e| e != NO_EVAL)
-                .unwrap_or_else(|| eval::evaluate(pos))
+            entry.map(|e| e.eval).filter(|&e| e != NO_EVAL).unwrap_or_else(|| eval::evaluate(pos))
         };
         let mut eval = raw_eval;
         if let (Some(e), Some(score)) = (entry, hash_score)
@@ -503,15 +483,7 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        tt.store(
-            key,
-            best_move,
-            score_to_tt(best_score, ply),
-            raw_eval,
-            depth,
-            bound,
-            PV,
-        );
+        tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound, PV);
         best_score
     }
 
@@ -529,16 +501,8 @@ impl Worker {
     ) {
         let bonus = stat_bonus(depth);
         let us = pos.side_to_move();
-        let previous = if ply >= 1 {
-            self.frames[ply - 1].moved
-        } else {
-            None
-        };
-        let before = if ply >= 2 {
-            self.frames[ply - 2].moved
-        } else {
-            None
-        };
+        let previous = if ply >= 1 { self.frames[ply - 1].moved } else { None };
+        let before = if ply >= 2 { self.frames[ply - 2].moved } else { None };
         if !noisy {
             self.history.add_killer(ply, best);
             self.history.set_counter_move(previous, best);
@@ -548,8 +512,7 @@ impl Worker {
                 self.history.update_quiet(us, mv, delta);
                 if let Some(piece) = pos.piece_on(mv.from()) {
                     for earlier in [previous, before].into_iter().flatten() {
-                        self.history
-                            .update_continuation(earlier, piece, mv.to(), delta);
+                        self.history.update_continuation(earlier, piece, mv.to(), delta);
                     }
                 }
             }
@@ -608,10 +571,7 @@ impl Worker {
         let raw_eval = if in_check {
             NO_EVAL
         } else {
-            entry
-                .map(|e| e.eval)
-                .filter(|&e| e != NO_EVAL)
-                .unwrap_or_else(|| eval::evaluate(pos))
+            entry.map(|e| e.eval).filter(|&e| e != NO_EVAL).unwrap_or_else(|| eval::evaluate(pos))
         };
         let mut best_score = -INFINITY;
         if !in_check {
@@ -678,20 +638,8 @@ impl Worker {
         if in_check && moves_searched == 0 {
             return -MATE + ply as i32;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Upper
-        };
-        tt.store(
-            key,
-            best_move,
-            score_to_tt(best_score, ply),
-            raw_eval,
-            0,
-            bound,
-            PV,
-        );
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
+        tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, 0, bound, PV);
         best_score
     }
 }

@@ -33,16 +33,10 @@ impl TimeManager {
     pub fn new(limits: &Limits, side: Color, overhead_ms: i64) -> TimeManager {
         if let Some(move_time) = limits.move_time {
             let budget = ms((move_time - overhead_ms).max(1));
-            return TimeManager {
-                soft: Some(budget),
-                hard: Some(budget),
-            };
+            return TimeManager { soft: Some(budget), hard: Some(budget) };
         }
         let Some(time) = limits.time[side.index()] else {
-            return TimeManager {
-                soft: None,
-                hard: None,
-            };
+            return TimeManager { soft: None, hard: None };
         };
         let increment = limits.increment[side.index()].max(0);
         // What may be spent in all; zero or negative clocks mean "move now".
@@ -50,10 +44,7 @@ impl TimeManager {
         let horizon = limits.moves_to_go.map_or(30, |m| m.clamp(1, 30) as i64);
         let soft = (available / horizon + increment * 3 / 4).min(available * 2 / 5);
         let hard = (soft * 4).min(available * 3 / 4).max(soft);
-        TimeManager {
-            soft: Some(ms(soft.max(1))),
-            hard: Some(ms(hard.max(1))),
-        }
+        TimeManager { soft: Some(ms(soft.max(1))), hard: Some(ms(hard.max(1))) }
     }
 
     /// Whether another iteration may start, `scale` (in percent) stretching the soft limit by
@@ -83,11 +74,7 @@ mod tests {
     use super::*;
 
     fn limits(time: i64, inc: i64) -> Limits {
-        Limits {
-            time: [Some(time), Some(time)],
-            increment: [inc, inc],
-            ..Limits::default()
-        }
+        Limits { time: [Some(time), Some(time)], increment: [inc, inc], ..Limits::default() }
     }
 
     #[test]
@@ -96,10 +83,7 @@ mod tests {
             for inc in [0, 10, 80, 1000] {
                 let tm = TimeManager::new(&limits(time, inc), Color::White, 10);
                 let hard = tm.hard.unwrap().as_millis() as i64;
-                assert!(
-                    hard <= (time - 10).max(1),
-                    "time {time} inc {inc}: hard {hard}"
-                );
+                assert!(hard <= (time - 10).max(1), "time {time} inc {inc}: hard {hard}");
                 assert!(tm.soft.unwrap() <= tm.hard.unwrap());
             }
         }
@@ -108,22 +92,13 @@ mod tests {
     #[test]
     fn movetime_is_exact_and_untimed_has_no_limit() {
         let tm = TimeManager::new(
-            &Limits {
-                move_time: Some(500),
-                ..Limits::default()
-            },
+            &Limits { move_time: Some(500), ..Limits::default() },
             Color::Black,
             10,
         );
         assert_eq!(tm.hard, Some(Duration::from_millis(490)));
-        let tm = TimeManager::new(
-            &Limits {
-                depth: Some(5),
-                ..Limits::default()
-            },
-            Color::White,
-            10,
-        );
+        let tm =
+            TimeManager::new(&Limits { depth: Some(5), ..Limits::default() }, Color::White, 10);
         assert!(!tm.is_timed());
     }
 }

@@ -112,11 +112,7 @@ impl TranspositionTable {
         // SAFETY: the layout is non-zero in size; all-zero bytes are valid atomics, i.e. empty slots.
         let ptr = unsafe { alloc_zeroed(layout) } as *mut Bucket;
         let buckets = NonNull::new(ptr).ok_or(AllocError(megabytes))?;
-        Ok(TranspositionTable {
-            buckets,
-            len,
-            generation: AtomicU8::new(0),
-        })
+        Ok(TranspositionTable { buckets, len, generation: AtomicU8::new(0) })
     }
 
     /// Size in bytes.
@@ -208,22 +204,14 @@ impl TranspositionTable {
                 {
                     return;
                 }
-                let mv = if mv.is_none() {
-                    old.map_or(mv, |o| o.mv)
-                } else {
-                    mv
-                };
+                let mv = if mv.is_none() { old.map_or(mv, |o| o.mv) } else { mv };
                 let data = pack(mv, score, eval, depth, bound, was_pv, generation);
                 slot.data.store(data, Ordering::Relaxed);
                 slot.key_xor_data.store(key ^ data, Ordering::Relaxed);
                 return;
             }
             let age = (generation.wrapping_sub(generation_of(data)) & 31) as i32;
-            let worth = if data == 0 {
-                i32::MIN
-            } else {
-                depth_of(data) - 8 * age
-            };
+            let worth = if data == 0 { i32::MIN } else { depth_of(data) - 8 * age };
             if worth < victim_worth {
                 victim_worth = worth;
                 victim = slot;

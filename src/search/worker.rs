@@ -107,9 +107,7 @@ impl Worker {
             shared.stop();
         }
         if self.unreported_nodes >= 1024 {
-            shared
-                .nodes
-                .fetch_add(self.unreported_nodes, Ordering::Relaxed);
+            shared.nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
             self.unreported_nodes = 0;
             self.check_stop(shared);
         }
@@ -145,12 +143,14 @@ impl Worker {
     ) -> SearchResult {
         self.prepare(job);
         let root = job.root;
-        let max_depth = job
-            .limits
-            .depth
-            .unwrap_or(MAX_PLY as i32 - 1)
-            .clamp(1, MAX_PLY as i32 - 1);
-        let multipv = job.multipv.clamp(1, self.root_moves.len().max(1));
+        let max_depth = job.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
+        // A limited strength chooses among several lines; only `job.multipv` are shown.
+        let lines_wanted = match job.strength {
+            Some(_) => job.multipv.max(super::strength::CANDIDATE_LINES),
+            None => job.multipv,
+        };
+        let multipv = lines_wanted.clamp(1, self.root_moves.len().max(1));
+        let shown = job.multipv.clamp(1, multipv);
         let mut completed_depth = 0;
         // A decaying count of best-move changes between iterations.
         let mut instability = 0u32;
@@ -181,7 +181,7 @@ impl Worker {
                     let last_line = pv_index + 1 == multipv;
                     let slow = shared.clock_start().elapsed() > Duration::from_secs(3);
                     if self.is_main() && (last_line || slow) {
-                        self.report(depth, pv_index + 1, tt, shared, reporter);
+                        self.report(depth, (pv_index + 1).min(shown), tt, shared, reporter);
                     }
                 }
                 if self.stopped {
@@ -204,9 +204,7 @@ impl Worker {
                 instability /= 2;
             }
         }
-        shared
-            .nodes
-            .fetch_add(self.unreported_nodes, Ordering::Relaxed);
+        shared.nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
         self.unreported_nodes = 0;
 
         if self.is_main() {
@@ -218,7 +216,7 @@ impl Worker {
             }
             shared.stop();
         }
-        self.result(&root, completed_depth, tt)
+        self.result(job, completed_depth, tt)
     }
 
     fn prepare(&mut self, job: &SearchJob) {
@@ -235,10 +233,11 @@ impl Worker {
         self.time = self
             .is_main()
             .then(|| TimeManager::new(&job.limits, root.side_to_move(), job.move_overhead_ms));
-        self.node_limit = if self.is_main() {
-            job.limits.nodes
-        } else {
-            None
+        let strength_nodes = job.strength.map(|s| s.node_budget());
+        self.node_limit = match (job.limits.nodes, strength_nodes) {
+            _ if !self.is_main() => None,
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         };
         self.root_moves = root
             .legal_moves()
@@ -282,10 +281,7 @@ impl Worker {
         let mut delta = ASPIRATION_DELTA;
         let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND
         {
-            (
-                (previous - delta).max(-INFINITY),
-                (previous + delta).min(INFINITY),
-            )
+            ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)
         };
@@ -382,8 +378,24 @@ impl Worker {
         }
     }
 
-    fn result(&self, root: &Position, depth: i32, tt: &TranspositionTable) -> SearchResult {
-        let Some(best) = self.root_moves.first() else {
+    fn result(&self, job: &SearchJob, depth: i32, tt: &TranspositionTable) -> SearchResult {
+        let root = &job.root;
+        let mut chosen = self.root_moves.first();
+        if let Some(strength) = job.strength {
+            let lines: Vec<(Move, i32)> = self
+                .root_moves
+                .iter()
+                .take(super::strength::CANDIDATE_LINES.max(job.multipv))
+                .filter(|rm| rm.score > -INFINITY)
+                .map(|rm| (rm.mv, rm.score))
+                .collect();
+            let mut rng = rand::rng();
+            let pick = strength.choose(&lines, || rand::RngExt::random::<f64>(&mut rng));
+            if let Some(pick) = pick {
+                chosen = self.root_moves.iter().find(|rm| rm.mv == pick).or(chosen);
+            }
+        }
+        let Some(best) = chosen else {
             return SearchResult {
                 best: None,
                 ponder: None,

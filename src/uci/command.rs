@@ -104,17 +104,13 @@ fn shorten(text: &str) -> String {
 
 fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
     if words.first() != Some(&"name") {
-        return Err(CommandError::Invalid(
-            "setoption needs 'name <option>'".into(),
-        ));
+        return Err(CommandError::Invalid("setoption needs 'name <option>'".into()));
     }
     let value_at = words.iter().position(|w| *w == "value");
     let name_end = value_at.unwrap_or(words.len());
     let name = words[1..name_end].join(" ");
     if name.is_empty() {
-        return Err(CommandError::Invalid(
-            "setoption needs an option name".into(),
-        ));
+        return Err(CommandError::Invalid("setoption needs an option name".into()));
     }
     let value = value_at.map(|at| words[at + 1..].join(" "));
     Ok(Command::SetOption { name, value })
@@ -123,23 +119,19 @@ fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
 fn parse_position(words: &[&str]) -> Result<Command, CommandError> {
     let moves_at = words.iter().position(|w| *w == "moves");
     let setup = &words[..moves_at.unwrap_or(words.len())];
-    let moves = moves_at.map_or(Vec::new(), |at| {
-        words[at + 1..].iter().map(|m| m.to_string()).collect()
-    });
+    let moves =
+        moves_at.map_or(Vec::new(), |at| words[at + 1..].iter().map(|m| m.to_string()).collect());
     match setup.split_first() {
         Some((&"startpos", [])) => Ok(Command::Position { fen: None, moves }),
         Some((&"startpos", extra)) => Err(CommandError::Invalid(format!(
             "unexpected '{}' after 'position startpos'",
             shorten(extra[0])
         ))),
-        Some((&"fen", fen)) if !fen.is_empty() => Ok(Command::Position {
-            fen: Some(fen.join(" ")),
-            moves,
-        }),
+        Some((&"fen", fen)) if !fen.is_empty() => {
+            Ok(Command::Position { fen: Some(fen.join(" ")), moves })
+        }
         Some((&"fen", _)) => Err(CommandError::Invalid("'position fen' needs a FEN".into())),
-        _ => Err(CommandError::Invalid(
-            "position needs 'startpos' or 'fen <FEN>'".into(),
-        )),
+        _ => Err(CommandError::Invalid("position needs 'startpos' or 'fen <FEN>'".into())),
     }
 }
 
@@ -184,10 +176,7 @@ fn parse_go(words: &[&str], warnings: &mut Vec<String>) -> Result<Command, Comma
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
             "perft" => {
-                let depth = words
-                    .get(i)
-                    .and_then(|t| t.parse::<u32>().ok())
-                    .filter(|d| *d <= 20);
+                let depth = words.get(i).and_then(|t| t.parse::<u32>().ok()).filter(|d| *d <= 20);
                 return depth.map(Command::Perft).ok_or_else(|| {
                     CommandError::Invalid("go perft needs a depth from 0 to 20".into())
                 });
@@ -256,31 +245,16 @@ mod tests {
         assert_eq!(parse("", &mut w), Ok(Command::Nothing));
         assert_eq!(
             parse("setoption name Move Overhead value 30", &mut w),
-            Ok(Command::SetOption {
-                name: "Move Overhead".into(),
-                value: Some("30".into())
-            })
+            Ok(Command::SetOption { name: "Move Overhead".into(), value: Some("30".into()) })
         );
         assert_eq!(
             parse("position startpos moves e2e4 e7e5", &mut w),
-            Ok(Command::Position {
-                fen: None,
-                moves: vec!["e2e4".into(), "e7e5".into()]
-            })
+            Ok(Command::Position { fen: None, moves: vec!["e2e4".into(), "e7e5".into()] })
         );
         assert_eq!(parse("go perft 3", &mut w), Ok(Command::Perft(3)));
-        assert!(matches!(
-            parse("position", &mut w),
-            Err(CommandError::Invalid(_))
-        ));
-        assert!(matches!(
-            parse("position fen", &mut w),
-            Err(CommandError::Invalid(_))
-        ));
-        assert!(matches!(
-            parse("xyzzy", &mut w),
-            Err(CommandError::Unknown(_))
-        ));
+        assert!(matches!(parse("position", &mut w), Err(CommandError::Invalid(_))));
+        assert!(matches!(parse("position fen", &mut w), Err(CommandError::Invalid(_))));
+        assert!(matches!(parse("xyzzy", &mut w), Err(CommandError::Unknown(_))));
         assert!(
             matches!(parse(&"x".repeat(100_000), &mut w), Err(CommandError::Unknown(s)) if s.len() < 100)
         );

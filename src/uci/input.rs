@@ -13,24 +13,22 @@ pub fn spawn_reader<E: Send + 'static>(
     line_event: impl Fn(Result<String, String>) -> E + Send + 'static,
     end_event: impl Fn() -> E + Send + 'static,
 ) {
-    let spawned = std::thread::Builder::new()
-        .name("stdin".into())
-        .spawn(move || {
-            let stdin = io::stdin();
-            let mut reader = stdin.lock();
-            let mut buffer = Vec::new();
-            loop {
-                match read_line(&mut reader, &mut buffer) {
-                    Ok(None) | Err(_) => break,
-                    Ok(Some(line)) => {
-                        if sender.send(line_event(line)).is_err() {
-                            return;
-                        }
+    let spawned = std::thread::Builder::new().name("stdin".into()).spawn(move || {
+        let stdin = io::stdin();
+        let mut reader = stdin.lock();
+        let mut buffer = Vec::new();
+        loop {
+            match read_line(&mut reader, &mut buffer) {
+                Ok(None) | Err(_) => break,
+                Ok(Some(line)) => {
+                    if sender.send(line_event(line)).is_err() {
+                        return;
                     }
                 }
             }
-            let _ = sender.send(end_event());
-        });
+        }
+        let _ = sender.send(end_event());
+    });
     if spawned.is_err() {
         eprintln!("error: cannot start the input thread");
     }
@@ -70,9 +68,7 @@ pub fn read_line(
         return Ok(None);
     }
     if total > MAX_LINE_BYTES {
-        return Ok(Some(Err(format!(
-            "input line of {total} bytes is too long; ignored"
-        ))));
+        return Ok(Some(Err(format!("input line of {total} bytes is too long; ignored"))));
     }
     if buffer.last() == Some(&b'\r') {
         buffer.pop();

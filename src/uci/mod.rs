@@ -94,11 +94,7 @@ impl Engine {
     /// Handles one input line; returns false to quit.
     fn receive(&mut self, line: String) -> bool {
         // A search that has written its bestmove is over, even if its thread has not said so.
-        if self
-            .search
-            .as_ref()
-            .is_some_and(|s| s.shared.done.load(Ordering::SeqCst))
-        {
+        if self.search.as_ref().is_some_and(|s| s.shared.done.load(Ordering::SeqCst)) {
             self.join_search();
             if !self.run_pending() {
                 return false;
@@ -124,11 +120,7 @@ impl Engine {
     /// message may be stale (its search was already joined when a command arrived after its
     /// `bestmove`); it only concerns the current search if that one has finished.
     fn search_finished(&mut self) -> bool {
-        if self
-            .search
-            .as_ref()
-            .is_some_and(|s| s.shared.done.load(Ordering::SeqCst))
-        {
+        if self.search.as_ref().is_some_and(|s| s.shared.done.load(Ordering::SeqCst)) {
             self.join_search();
         }
         self.run_pending()
@@ -292,14 +284,12 @@ impl Engine {
             search_moves,
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
+            strength: self.options.strength(),
         };
         let shared = Arc::new(Shared::new());
-        shared
-            .pondering
-            .store(params.ponder, std::sync::atomic::Ordering::SeqCst);
-        let reporter = UciReporter {
-            chess960: self.options.chess960,
-        };
+        shared.pondering.store(params.ponder, std::sync::atomic::Ordering::SeqCst);
+        let reporter =
+            UciReporter { chess960: self.options.chess960, show_wdl: self.options.show_wdl };
         let tt = Arc::clone(&self.tt);
         let thread_shared = Arc::clone(&shared);
         let mut workers = std::mem::take(&mut self.workers);
@@ -319,10 +309,8 @@ impl Engine {
                 self.workers = (0..self.options.threads).map(Worker::new).collect();
                 // Still answer the `go`, with any legal move.
                 let any = self.position.legal_moves().as_slice().first().copied();
-                UciReporter {
-                    chess960: self.options.chess960,
-                }
-                .print_best_move(any, None);
+                UciReporter { chess960: self.options.chess960, show_wdl: false }
+                    .print_best_move(any, None);
             }
         }
     }

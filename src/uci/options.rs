@@ -1,5 +1,7 @@
 //! The UCI options: their declarations, current values and `setoption` handling.
 
+use crate::search::strength;
+
 /// Largest `Threads` value accepted.
 pub const MAX_THREADS: i64 = 256;
 /// Largest `MultiPV` value accepted.
@@ -13,41 +15,23 @@ enum Kind {
 }
 
 const DECLARATIONS: &[(&str, Kind)] = &[
-    (
-        "Hash",
-        Kind::Spin {
-            default: 16,
-            min: 1,
-            max: 65_536,
-        },
-    ),
-    (
-        "Threads",
-        Kind::Spin {
-            default: 1,
-            min: 1,
-            max: MAX_THREADS,
-        },
-    ),
-    (
-        "Move Overhead",
-        Kind::Spin {
-            default: 10,
-            min: 0,
-            max: 5_000,
-        },
-    ),
+    ("Hash", Kind::Spin { default: 16, min: 1, max: 65_536 }),
+    ("Threads", Kind::Spin { default: 1, min: 1, max: MAX_THREADS }),
+    ("Move Overhead", Kind::Spin { default: 10, min: 0, max: 5_000 }),
     ("Ponder", Kind::Check { default: false }),
     ("Clear Hash", Kind::Button),
+    ("MultiPV", Kind::Spin { default: 1, min: 1, max: MAX_MULTIPV }),
+    ("UCI_Chess960", Kind::Check { default: false }),
+    ("UCI_ShowWDL", Kind::Check { default: false }),
+    ("UCI_LimitStrength", Kind::Check { default: false }),
     (
-        "MultiPV",
+        "UCI_Elo",
         Kind::Spin {
-            default: 1,
-            min: 1,
-            max: MAX_MULTIPV,
+            default: strength::MAX_ELO as i64,
+            min: strength::MIN_ELO as i64,
+            max: strength::MAX_ELO as i64,
         },
     ),
-    ("UCI_Chess960", Kind::Check { default: false }),
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +42,9 @@ pub struct Options {
     pub ponder: bool,
     pub multipv: usize,
     pub chess960: bool,
+    pub show_wdl: bool,
+    pub limit_strength: bool,
+    pub elo: u32,
 }
 
 impl Default for Options {
@@ -69,6 +56,9 @@ impl Default for Options {
             ponder: false,
             multipv: 1,
             chess960: false,
+            show_wdl: false,
+            limit_strength: false,
+            elo: strength::MAX_ELO,
         }
     }
 }
@@ -83,6 +73,11 @@ pub enum Effect {
 }
 
 impl Options {
+    /// The strength to play at, when limited.
+    pub fn strength(&self) -> Option<strength::Strength> {
+        self.limit_strength.then_some(strength::Strength { elo: self.elo })
+    }
+
     /// The `option name ...` lines for the `uci` command.
     pub fn declarations() -> Vec<String> {
         DECLARATIONS
@@ -101,9 +96,8 @@ impl Options {
 
     /// Applies `setoption name <name> value <value>`; option names ignore case.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
-        let Some(&(canonical, kind)) = DECLARATIONS
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        let Some(&(canonical, kind)) =
+            DECLARATIONS.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))
         else {
             return Err(format!("unknown option '{name}'"));
         };
@@ -117,6 +111,8 @@ impl Options {
                 };
                 match canonical {
                     "Ponder" => self.ponder = flag,
+                    "UCI_ShowWDL" => self.show_wdl = flag,
+                    "UCI_LimitStrength" => self.limit_strength = flag,
                     _ => self.chess960 = flag,
                 }
                 Ok(Effect::None)
@@ -139,6 +135,10 @@ impl Options {
                     }
                     "Move Overhead" => {
                         self.move_overhead_ms = number;
+                        Effect::None
+                    }
+                    "UCI_Elo" => {
+                        self.elo = number as u32;
                         Effect::None
                     }
                     _ => {

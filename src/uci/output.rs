@@ -15,6 +15,7 @@ pub fn error(problem: &str) {
 /// The search output in UCI form.
 pub struct UciReporter {
     pub chess960: bool,
+    pub show_wdl: bool,
 }
 
 impl UciReporter {
@@ -37,6 +38,12 @@ impl Reporter for UciReporter {
             ScoreReport::Centipawns(cp) => format!("cp {cp}"),
             ScoreReport::Mate(moves) => format!("mate {moves}"),
         };
+        let wdl = if self.show_wdl {
+            let (w, d, l) = crate::search::wdl::wdl(info.score);
+            format!(" wdl {w} {d} {l}")
+        } else {
+            String::new()
+        };
         let bound = match info.bound {
             Some(Bound::Lower) => " lowerbound",
             Some(Bound::Upper) => " upperbound",
@@ -45,7 +52,7 @@ impl Reporter for UciReporter {
         let nps = info.nodes * 1000 / info.time_ms.max(1);
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(self.chess960)).collect();
         line(&format!(
-            "info depth {} seldepth {} multipv {} score {score}{bound} nodes {} nps {nps} hashfull {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {} time {} pv {}",
             info.depth,
             info.seldepth,
             info.multipv,
@@ -86,10 +93,6 @@ pub fn board(pos: &Position) {
     line(&format!("Key: {:016X}", pos.key()));
     let checkers: Vec<String> = pos.checkers().map(|s| s.to_string()).collect();
     line(&format!("Checkers: {}", checkers.join(" ")));
-    let side = if pos.side_to_move() == Color::White {
-        "white"
-    } else {
-        "black"
-    };
+    let side = if pos.side_to_move() == Color::White { "white" } else { "black" };
     line(&format!("Side to move: {side}"));
 }

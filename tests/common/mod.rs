@@ -37,12 +37,7 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
-        Engine {
-            child,
-            stdin,
-            lines,
-            transcript: Vec::new(),
-        }
+        Engine { child, stdin, lines, transcript: Vec::new() }
     }
 
     pub fn send(&mut self, line: &str) {

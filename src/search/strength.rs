@@ -1,0 +1,77 @@
+//! Playing below full strength (`UCI_LimitStrength`, `UCI_Elo`): fewer nodes per move, and
+//! a choice among the best few lines that sometimes prefers a slightly worse move. The moves
+//! stay plausible (every candidate was among the engine's best lines); only their precision
+//! drops. The mapping from Elo to budget and noise was calibrated against Stockfish's own
+//! `UCI_Elo` (see the README).
+
+use crate::chess::Move;
+
+/// The weakest and strongest settings offered.
+pub const MIN_ELO: u32 = 1320;
+pub const MAX_ELO: u32 = 2850;
+
+/// Lines searched to choose from.
+pub const CANDIDATE_LINES: usize = 4;
+
+/// A strength setting.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Strength {
+    pub elo: u32,
+}
+
+impl Strength {
+    /// 0.0 for the weakest setting, 1.0 for the strongest.
+    fn level(self) -> f64 {
+        (self.elo.clamp(MIN_ELO, MAX_ELO) - MIN_ELO) as f64 / (MAX_ELO - MIN_ELO) as f64
+    }
+
+    /// Nodes per move: from a few hundred to a few hundred thousand, geometrically.
+    pub fn node_budget(self) -> u64 {
+        (300.0 * 1000f64.powf(self.level())) as u64
+    }
+
+    /// Largest random bonus (cp) a candidate line may get when the move is chosen.
+    pub fn noise_cp(self) -> i32 {
+        (10.0 + 190.0 * (1.0 - self.level())) as i32
+    }
+
+    /// Picks among `lines` (move, score), best first: each line's score plus a random bonus
+    /// up to `noise_cp`, using `random` as the source of numbers in 0..1.
+    pub fn choose(self, lines: &[(Move, i32)], mut random: impl FnMut() -> f64) -> Option<Move> {
+        let noise = self.noise_cp() as f64;
+        lines
+            .iter()
+            .map(|&(mv, score)| (mv, score as f64 + noise * random()))
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(mv, _)| mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{MoveKind, Square};
+
+    #[test]
+    fn budget_and_noise_follow_the_setting() {
+        let weak = Strength { elo: MIN_ELO };
+        let strong = Strength { elo: MAX_ELO };
+        assert!(weak.node_budget() < 1000 && strong.node_budget() > 100_000);
+        assert!(weak.noise_cp() > strong.noise_cp());
+    }
+
+    #[test]
+    fn never_picks_a_far_worse_move() {
+        let good = Move::new(Square::E2, Square::E4, MoveKind::Normal);
+        let blunder = Move::new(Square::G1, Square::H3, MoveKind::Normal);
+        let lines = [(good, 50), (blunder, -400)];
+        let mut seed = 1u64;
+        let mut random = move || {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for _ in 0..1000 {
+            assert_eq!(Strength { elo: MIN_ELO }.choose(&lines, &mut random), Some(good));
+        }
+    }
+}
