@@ -165,6 +165,10 @@ pub fn run(
     workers: &mut [Worker],
     reporter: &dyn Reporter,
 ) -> SearchResult {
+    // Lets the tests check the panic policy of the UCI layer (tests/stress.rs).
+    if std::env::var_os("ZWISCHEN_TEST_PANIC").is_some() {
+        panic!("ZWISCHEN_TEST_PANIC is set");
+    }
     tt.new_search();
     shared.nodes.store(0, Ordering::Relaxed);
     let Some((main, helpers)) = workers.split_first_mut() else {

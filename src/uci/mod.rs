@@ -100,20 +100,31 @@ impl Engine {
                 return false;
             }
         }
-        if let Some(search) = &self.search {
-            match line.split_whitespace().next() {
-                Some("isready") => output::line("readyok"),
-                Some("stop") => search.shared.stop(),
-                Some("ponderhit") => search.shared.ponder_hit(),
-                Some("quit") => {
-                    self.stop_search();
-                    return false;
-                }
-                _ => self.pending.push_back(line),
-            }
-            return true;
+        if self.search.is_none() {
+            return self.execute(&line);
         }
-        self.execute(&line)
+        match line.split_whitespace().next() {
+            Some("isready") => output::line("readyok"),
+            Some("quit") => {
+                self.stop_search();
+                return false;
+            }
+            // `stop` and `ponderhit` act on the running search, unless earlier commands wait
+            // (then they belong to a search those will start).
+            Some("stop" | "ponderhit") if self.pending.is_empty() => self.signal_search(&line),
+            _ => self.pending.push_back(line),
+        }
+        true
+    }
+
+    fn signal_search(&self, line: &str) {
+        if let Some(search) = &self.search {
+            if line.split_whitespace().next() == Some("stop") {
+                search.shared.stop();
+            } else {
+                search.shared.ponder_hit();
+            }
+        }
     }
 
     /// A search thread said it is done: take the workers back and run what waited. The
@@ -126,14 +137,26 @@ impl Engine {
         self.run_pending()
     }
 
-    /// Runs the commands that waited for a search, until one starts another search.
+    /// Runs the commands that waited, in order: all of them while no search runs; once one
+    /// starts a search, the `stop`/`ponderhit` right behind it, and the rest waits again.
     fn run_pending(&mut self) -> bool {
-        while self.search.is_none() {
-            let Some(line) = self.pending.pop_front() else {
-                break;
-            };
-            if !self.execute(&line) {
-                return false;
+        while let Some(line) = self.pending.pop_front() {
+            if self.search.is_none() {
+                if !self.execute(&line) {
+                    return false;
+                }
+                continue;
+            }
+            match line.split_whitespace().next() {
+                Some("stop" | "ponderhit") => self.signal_search(&line),
+                Some("quit") => {
+                    self.stop_search();
+                    return false;
+                }
+                _ => {
+                    self.pending.push_front(line);
+                    break;
+                }
             }
         }
         true
@@ -298,7 +321,26 @@ impl Engine {
             .name("search".into())
             .stack_size(search::STACK_SIZE)
             .spawn(move || {
-                search::run(&job, &tt, &thread_shared, &mut workers, &reporter);
+                // Panic policy: a bug in the search must not take the engine down or leave
+                // the GUI waiting. The panic is reported, a legal move is still played, the
+                // search threads' state is rebuilt, and the engine keeps serving.
+                let threads = workers.len().max(1);
+                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    search::run(&job, &tt, &thread_shared, &mut workers, &reporter);
+                }));
+                if let Err(panic) = searched {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_default();
+                    output::error(&format!("the search failed ({what}); playing a legal move"));
+                    if !thread_shared.done.swap(true, Ordering::SeqCst) {
+                        let any = job.root.legal_moves().as_slice().first().copied();
+                        reporter.print_best_move(any, None);
+                    }
+                    workers = (0..threads).map(Worker::new).collect();
+                }
                 let _ = events.send(Event::SearchDone);
                 workers
             });

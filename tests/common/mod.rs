@@ -20,10 +20,16 @@ pub const SOON: Duration = Duration::from_secs(10);
 
 impl Engine {
     pub fn start() -> Engine {
+        Engine::start_with_env(&[])
+    }
+
+    pub fn start_with_env(vars: &[(&str, &str)]) -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_zwischen"))
+            .envs(vars.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            // A deliberately panicking engine would only clutter the test output.
+            .stderr(if vars.is_empty() { Stdio::inherit() } else { Stdio::null() })
             .spawn()
             .expect("the engine binary starts");
         let stdout = child.stdout.take().unwrap();
