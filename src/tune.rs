@@ -11,6 +11,9 @@ use std::fmt::Write as _;
 use crate::chess::Position;
 use crate::eval::{self, FIELDS, MAX_PHASE, S, SCALE_NORMAL, WEIGHTS, Weights};
 
+/// Strength of the pull of each weight towards its starting value, per cp².
+const REGULARISATION: f64 = 2e-8;
+
 /// One traced position.
 struct Sample {
     /// Nonzero coefficients: (weight index, White-minus-Black count).
@@ -24,7 +27,9 @@ struct Sample {
 fn load(text: &str) -> Vec<Sample> {
     let mut samples = Vec::new();
     for line in text.lines() {
-        let Some((fen, result)) = line.rsplit_once(';') else {
+        // `FEN;result` or `FEN;result;score`.
+        let mut fields = line.split(';');
+        let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
             continue;
         };
         let (Ok(pos), Ok(result)) = (Position::from_fen(fen.trim()), result.trim().parse::<f64>())
@@ -111,6 +116,10 @@ pub fn run(text: &str, epochs: usize, threads: usize) -> (String, String) {
     let mut log = String::new();
     let samples = load(text);
     let _ = writeln!(log, "{} positions", samples.len());
+    if samples.is_empty() {
+        let _ = writeln!(log, "no usable positions: weights unchanged");
+        return (source(&WEIGHTS, 0), log);
+    }
     let mut w: Vec<f64> =
         WEIGHTS.as_slice().iter().flat_map(|s| [s.mg as f64, s.eg as f64]).collect();
 
@@ -127,6 +136,26 @@ pub fn run(text: &str, epochs: usize, threads: usize) -> (String, String) {
     let k = (lo + hi) / 2.0;
     let _ = writeln!(log, "K = {k:.4}, error {:.6}", mean_error(&samples, &w, k));
 
+    // Weights whose feature occurs in few positions cannot be fitted reliably: they keep
+    // their values. The others are pulled gently towards their starting values, which also
+    // settles the combinations the data cannot tell apart (a piece's material against its
+    // mobility entries, say).
+    let mut occurrences = vec![0usize; WEIGHTS.as_slice().len()];
+    for sample in &samples {
+        for &(i, _) in &sample.terms {
+            occurrences[i as usize] += 1;
+        }
+    }
+    let min_occurrences = (samples.len() / 1000).max(10);
+    let frozen: Vec<bool> = occurrences.iter().map(|&n| n < min_occurrences).collect();
+    let _ = writeln!(
+        log,
+        "{} of {} weights frozen (features in fewer than {min_occurrences} positions)",
+        frozen.iter().filter(|&&f| f).count(),
+        frozen.len()
+    );
+    let start = w.clone();
+
     // Adam.
     let (rate, beta1, beta2) = (1.0, 0.9, 0.999);
     let mut m = vec![0.0; w.len()];
@@ -134,8 +163,12 @@ pub fn run(text: &str, epochs: usize, threads: usize) -> (String, String) {
     for epoch in 1..=epochs {
         let g = gradient(&samples, &w, k, threads);
         for i in 0..w.len() {
-            m[i] = beta1 * m[i] + (1.0 - beta1) * g[i];
-            v[i] = beta2 * v[i] + (1.0 - beta2) * g[i] * g[i];
+            if frozen[i / 2] {
+                continue;
+            }
+            let g = g[i] + 2.0 * REGULARISATION * (w[i] - start[i]);
+            m[i] = beta1 * m[i] + (1.0 - beta1) * g;
+            v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
             let m_hat = m[i] / (1.0 - beta1.powi(epoch as i32));
             let v_hat = v[i] / (1.0 - beta2.powi(epoch as i32));
             w[i] -= rate * m_hat / (v_hat.sqrt() + 1e-12);

@@ -5,6 +5,7 @@
 
 mod masks;
 mod score;
+#[rustfmt::skip]
 mod tuned;
 mod weights;
 
