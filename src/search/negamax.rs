@@ -196,7 +196,7 @@ impl Worker {
         let in_check = pos.in_check();
         // Check extension: a checked side gets one more ply to find its way out. Bounded by
         // twice the root depth, or long checking sequences would never reach the horizon.
-        if in_check && (ply as i32) < 2 * self.root_depth {
+        if CHECK_EXTENSION && in_check && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
         if depth <= 0 {
@@ -367,7 +367,7 @@ impl Worker {
             // Step 10. Late-move reductions: later moves are searched shallower first, and
             // again at full depth only if they beat alpha.
             let mut score = -INFINITY;
-            if depth >= 3
+            if depth >= LMR_MIN_DEPTH
                 && moves_searched > 1 + PV as i32
                 && (!noisy || !super::movepick::is_good_noisy(order_score))
             {

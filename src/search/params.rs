@@ -25,11 +25,16 @@ pub const SEE_QUIET_MARGIN: i32 = -60;
 pub const SEE_NOISY_MARGIN: i32 = -30;
 pub const SEE_MAX_DEPTH: i32 = 8;
 
+/// Late-move reductions from this depth on.
+pub const LMR_MIN_DEPTH: i32 = 3;
 /// Late-move reductions: `LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR`, in hundredths.
 pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIVISOR: f64 = 2.25;
 /// History score worth one ply of reduction.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
+
+/// Extend checked positions by one ply.
+pub const CHECK_EXTENSION: bool = true;
 
 /// Aspiration windows.
 pub const ASPIRATION_MIN_DEPTH: i32 = 4;
