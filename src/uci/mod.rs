@@ -19,6 +19,7 @@ use std::thread::JoinHandle;
 use crate::chess::{self, Position};
 use crate::search::{self, Limits, SearchJob, Shared, TranspositionTable, Worker};
 pub use command::{Command, CommandError, GoParams, parse};
+pub use input::read_line;
 use options::{Effect, Options};
 use output::UciReporter;
 
