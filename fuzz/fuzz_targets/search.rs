@@ -1,0 +1,28 @@
+//! Set up any accepted position and search it briefly: no panic, and the move played is legal
+//! (or there is none only when the position has no legal move).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use zwischen::chess::Position;
+use zwischen::search::{self, Limits, SearchJob, Shared, Silent, TranspositionTable, Worker};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(root) = Position::from_fen(text) else { return };
+    let tt = TranspositionTable::new(1).unwrap();
+    let mut workers = vec![Worker::new(0)];
+    let job = SearchJob {
+        root,
+        history: Vec::new(),
+        limits: Limits { nodes: Some(300), ..Limits::default() },
+        search_moves: Vec::new(),
+        multipv: 1,
+        move_overhead_ms: 0,
+        strength: None,
+    };
+    let result = search::run(&job, &tt, &Shared::new(), &mut workers, &Silent);
+    match result.best {
+        Some(mv) => assert!(root.legal_moves().contains(mv)),
+        None => assert!(root.legal_moves().is_empty()),
+    }
+});
