@@ -5,6 +5,7 @@ mod history;
 mod movepick;
 mod negamax;
 pub mod params;
+mod qsearch;
 pub mod strength;
 mod time;
 pub mod tt;

@@ -1,6 +1,7 @@
-//! The search proper: root, main (principal-variation search) and quiescence nodes.
+//! The search proper: root and main (principal-variation search) nodes; quiescence is in
+//! `qsearch.rs`.
 
-use crate::chess::{Move, MoveKind, Position, SEE_VALUES};
+use crate::chess::{Move, MoveKind, Position};
 use crate::eval;
 
 use super::history::stat_bonus;
@@ -11,10 +12,10 @@ use super::worker::Worker;
 use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Shared};
 
 /// Marks "no static evaluation stored" (the node was in check).
-const NO_EVAL: i32 = i16::MIN as i32;
+pub(super) const NO_EVAL: i32 = i16::MIN as i32;
 
 /// Mate scores count from the root in search but from the node in the table.
-fn score_to_tt(score: i32, ply: usize) -> i32 {
+pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score + ply as i32
     } else if score <= -MATE_BOUND {
@@ -24,7 +25,7 @@ fn score_to_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-fn score_from_tt(score: i32, ply: usize) -> i32 {
+pub(super) fn score_from_tt(score: i32, ply: usize) -> i32 {
     if score >= MATE_BOUND {
         score - ply as i32
     } else if score <= -MATE_BOUND {
@@ -35,7 +36,7 @@ fn score_from_tt(score: i32, ply: usize) -> i32 {
 }
 
 /// Whether a stored bound settles the question "is the score inside (alpha, beta)?".
-fn bound_allows_cutoff(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
+pub(super) fn bound_allows_cutoff(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
     match bound {
         Bound::Exact => true,
         Bound::Lower => score >= beta,
@@ -46,7 +47,7 @@ fn bound_allows_cutoff(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool 
 impl Worker {
     /// Enters the child position reached by `mv` (or a null move when `mv` is `None`).
     #[inline(always)]
-    fn push(&mut self, pos: &Position, mv: Option<Move>, child: &Position, ply: usize) {
+    pub(super) fn push(&mut self, pos: &Position, mv: Option<Move>, child: &Position, ply: usize) {
         self.frames[ply].moved = mv.and_then(|mv| {
             let piece = pos.piece_on(mv.from())?;
             // Castling is recorded as the king's move to its destination.
@@ -63,7 +64,7 @@ impl Worker {
     }
 
     #[inline(always)]
-    fn pop(&mut self) {
+    pub(super) fn pop(&mut self) {
         self.keys.pop();
     }
 
@@ -107,7 +108,7 @@ impl Worker {
         }
     }
 
-    fn update_pv(&mut self, ply: usize, mv: Move) {
+    pub(super) fn update_pv(&mut self, ply: usize, mv: Move) {
         let child_len = self.pv_len[ply + 1].min(MAX_PLY - 1);
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         head[ply][0] = mv;
@@ -226,12 +227,15 @@ impl Worker {
             return alpha;
         }
 
-        // Step 3. Transposition table: a deep enough stored result decides non-PV nodes.
+        // Step 3. Transposition table: a deep enough stored result decides non-PV nodes
+        // (not while a move is excluded: the stored result includes that move).
+        let excluded = self.frames[ply].excluded;
         let key = pos.key();
         let entry = tt.probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
         let hash_score = entry.map(|e| score_from_tt(e.score, ply));
         if !PV
+            && excluded.is_none()
             && let (Some(e), Some(score)) = (entry, hash_score)
             && e.depth >= depth
             && bound_allows_cutoff(e.bound, score, alpha, beta)
@@ -260,7 +264,7 @@ impl Worker {
             && self.frames[ply - 2].static_eval != NO_EVAL
             && raw_eval > self.frames[ply - 2].static_eval;
 
-        if !PV && !in_check {
+        if !PV && !in_check && excluded.is_none() {
             // Step 5. Reverse futility pruning: far enough above beta, a shallow search
             // will not fall below it.
             if depth <= RFP_MAX_DEPTH
@@ -307,7 +311,7 @@ impl Worker {
 
         // Step 7. Internal iterative reduction: without a hash move, a deep search here is
         // probably wasted; search it shallower and let the next iteration do it properly.
-        if hash_move.is_none() && depth >= IIR_MIN_DEPTH && (PV || cut_node) {
+        if hash_move.is_none() && excluded.is_none() && depth >= IIR_MIN_DEPTH && (PV || cut_node) {
             depth -= 1;
         }
 
@@ -325,6 +329,9 @@ impl Worker {
         let mut noisy_count = 0;
 
         while let Some((mv, order_score)) = picker.next(pos, &self.history) {
+            if mv == excluded {
+                continue;
+            }
             let noisy = pos.is_noisy(mv);
 
             // Step 9. Shallow-depth pruning, once a move has been found that avoids mate.
@@ -357,14 +364,49 @@ impl Worker {
                 }
             }
 
+            // Step 10. Singular extension: if every other move fails well below the hash
+            // move's stored score, the hash move is the only good one and gets an extra ply.
+            // If even without it the search beats beta, several moves do: cut (multi-cut).
+            let mut extension = 0;
+            if mv == hash_move
+                && excluded.is_none()
+                && depth >= SE_MIN_DEPTH
+                && let (Some(e), Some(hash_score)) = (entry, hash_score)
+                && e.depth >= depth - 3
+                && e.bound != Bound::Upper
+                && hash_score.abs() < MATE_BOUND
+            {
+                let singular_beta = hash_score - SE_MARGIN_PER_DEPTH * depth;
+                self.frames[ply].excluded = mv;
+                let score = self.search::<false>(
+                    pos,
+                    singular_beta - 1,
+                    singular_beta,
+                    (depth - 1) / 2,
+                    ply,
+                    cut_node,
+                    tt,
+                    shared,
+                );
+                self.frames[ply].excluded = Move::NONE;
+                if self.stopped {
+                    return 0;
+                }
+                if score < singular_beta {
+                    extension = 1;
+                } else if singular_beta >= beta {
+                    return singular_beta;
+                }
+            }
+
             let mut child = *pos;
             child.make_move(mv);
             tt.prefetch(child.key());
             self.push(pos, Some(mv), &child, ply);
             moves_searched += 1;
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + extension;
 
-            // Step 10. Late-move reductions: later moves are searched shallower first, and
+            // Step 11. Late-move reductions: later moves are searched shallower first, and
             // again at full depth only if they beat alpha.
             let mut score = -INFINITY;
             if depth >= LMR_MIN_DEPTH
@@ -471,11 +513,15 @@ impl Worker {
         }
 
         if moves_searched == 0 {
+            // With the hash move left out, no other move: that move is singular.
+            if !excluded.is_none() {
+                return alpha;
+            }
             // No legal move at all: mate or stalemate.
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
 
-        // Step 11. Store the result.
+        // Step 12. Store the result.
         let bound = if best_score >= beta {
             Bound::Lower
         } else if PV && !best_move.is_none() {
@@ -483,7 +529,9 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound, PV);
+        if excluded.is_none() {
+            tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound, PV);
+        }
         best_score
     }
 
@@ -526,120 +574,5 @@ impl Worker {
                 self.history.update_capture(piece, mv.to(), victim, -bonus);
             }
         }
-    }
-
-    /// Quiescence search: only captures and promotions (all evasions when in check), until
-    /// the position is quiet enough for the static evaluation.
-    pub(super) fn qsearch<const PV: bool>(
-        &mut self,
-        pos: &Position,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-        tt: &TranspositionTable,
-        shared: &Shared,
-    ) -> i32 {
-        self.count_node(shared);
-        if self.stopped {
-            return 0;
-        }
-        if PV {
-            self.pv_len[ply] = 0;
-        }
-        self.seldepth = self.seldepth.max(ply + 1);
-        if pos.is_insufficient_material()
-            || (pos.halfmove_clock() >= 100 && (!pos.in_check() || pos.has_legal_move()))
-        {
-            return DRAW;
-        }
-        let in_check = pos.in_check();
-        if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { eval::evaluate(pos) };
-        }
-
-        let key = pos.key();
-        let entry = tt.probe(key);
-        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
-        if !PV
-            && let Some(e) = entry
-            && bound_allows_cutoff(e.bound, score_from_tt(e.score, ply), alpha, beta)
-        {
-            return score_from_tt(e.score, ply);
-        }
-
-        // Standing pat: the side to move may decline every capture.
-        let raw_eval = if in_check {
-            NO_EVAL
-        } else {
-            entry.map(|e| e.eval).filter(|&e| e != NO_EVAL).unwrap_or_else(|| eval::evaluate(pos))
-        };
-        let mut best_score = -INFINITY;
-        if !in_check {
-            best_score = raw_eval;
-            if let Some(e) = entry {
-                let score = score_from_tt(e.score, ply);
-                if score.abs() < MATE_BOUND
-                    && ((e.bound == Bound::Lower && score > best_score)
-                        || (e.bound == Bound::Upper && score < best_score))
-                {
-                    best_score = score;
-                }
-            }
-            if best_score >= beta {
-                return best_score;
-            }
-            alpha = alpha.max(best_score);
-        }
-        let stand_pat = best_score;
-
-        let context = OrderingContext {
-            hash_move,
-            killers: [Move::NONE; 2],
-            counter: Move::NONE,
-            continuations: [None, None],
-        };
-        // Out of check the picker hands out only captures and queen promotions that do not
-        // lose material.
-        let mut picker = MovePicker::new(pos, context, true);
-        let mut best_move = Move::NONE;
-        let mut moves_searched = 0;
-        while let Some((mv, _)) = picker.next(pos, &self.history) {
-            moves_searched += 1;
-            if !in_check {
-                // Delta pruning: even winning this piece outright would not reach alpha.
-                let gain = pos.captured_type(mv).map_or(0, |pt| SEE_VALUES[pt.index()]);
-                if mv.kind() != MoveKind::Promotion && stand_pat + gain + DELTA_MARGIN <= alpha {
-                    continue;
-                }
-            }
-            let mut child = *pos;
-            child.make_move(mv);
-            tt.prefetch(child.key());
-            self.push(pos, Some(mv), &child, ply);
-            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, tt, shared);
-            self.pop();
-            if self.stopped {
-                return 0;
-            }
-            if score > best_score {
-                best_score = score;
-                if score > alpha {
-                    best_move = mv;
-                    if PV {
-                        self.update_pv(ply, mv);
-                    }
-                    if score >= beta {
-                        break;
-                    }
-                    alpha = score;
-                }
-            }
-        }
-        if in_check && moves_searched == 0 {
-            return -MATE + ply as i32;
-        }
-        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, 0, bound, PV);
-        best_score
     }
 }

@@ -33,6 +33,10 @@ pub const LMR_DIVISOR: f64 = 2.25;
 /// History score worth one ply of reduction.
 pub const LMR_HISTORY_DIVISOR: i32 = 8192;
 
+/// Singular extensions: from this depth, with a margin of this many cp per ply of depth.
+pub const SE_MIN_DEPTH: i32 = 8;
+pub const SE_MARGIN_PER_DEPTH: i32 = 2;
+
 /// Extend checked positions by one ply.
 pub const CHECK_EXTENSION: bool = true;
 

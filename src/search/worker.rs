@@ -25,6 +25,8 @@ pub(super) struct Frame {
     pub moved: Option<(Piece, Square)>,
     /// Plies since the last null move (repetitions cannot span one).
     pub plies_from_null: usize,
+    /// A move to leave out here (the hash move, during its singular-extension test).
+    pub excluded: Move,
 }
 
 #[derive(Clone, Debug)]

@@ -1,0 +1,129 @@
+//! Quiescence search: at the horizon, captures and promotions only (every evasion when in
+//! check), until the position is quiet enough for the static evaluation.
+
+use crate::chess::{Move, MoveKind, Position, SEE_VALUES};
+use crate::eval;
+
+use super::movepick::{MovePicker, OrderingContext};
+use super::negamax::{NO_EVAL, bound_allows_cutoff, score_from_tt, score_to_tt};
+use super::params::*;
+use super::tt::{Bound, TranspositionTable};
+use super::worker::Worker;
+use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Shared};
+
+impl Worker {
+    /// Quiescence search: only captures and promotions (all evasions when in check), until
+    /// the position is quiet enough for the static evaluation.
+    pub(super) fn qsearch<const PV: bool>(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        tt: &TranspositionTable,
+        shared: &Shared,
+    ) -> i32 {
+        self.count_node(shared);
+        if self.stopped {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = 0;
+        }
+        self.seldepth = self.seldepth.max(ply + 1);
+        if pos.is_insufficient_material()
+            || (pos.halfmove_clock() >= 100 && (!pos.in_check() || pos.has_legal_move()))
+        {
+            return DRAW;
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 1 {
+            return if in_check { DRAW } else { eval::evaluate(pos) };
+        }
+
+        let key = pos.key();
+        let entry = tt.probe(key);
+        let hash_move = entry.map_or(Move::NONE, |e| e.mv);
+        if !PV
+            && let Some(e) = entry
+            && bound_allows_cutoff(e.bound, score_from_tt(e.score, ply), alpha, beta)
+        {
+            return score_from_tt(e.score, ply);
+        }
+
+        // Standing pat: the side to move may decline every capture.
+        let raw_eval = if in_check {
+            NO_EVAL
+        } else {
+            entry.map(|e| e.eval).filter(|&e| e != NO_EVAL).unwrap_or_else(|| eval::evaluate(pos))
+        };
+        let mut best_score = -INFINITY;
+        if !in_check {
+            best_score = raw_eval;
+            if let Some(e) = entry {
+                let score = score_from_tt(e.score, ply);
+                if score.abs() < MATE_BOUND
+                    && ((e.bound == Bound::Lower && score > best_score)
+                        || (e.bound == Bound::Upper && score < best_score))
+                {
+                    best_score = score;
+                }
+            }
+            if best_score >= beta {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+        }
+        let stand_pat = best_score;
+
+        let context = OrderingContext {
+            hash_move,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            continuations: [None, None],
+        };
+        // Out of check the picker hands out only captures and queen promotions that do not
+        // lose material.
+        let mut picker = MovePicker::new(pos, context, true);
+        let mut best_move = Move::NONE;
+        let mut moves_searched = 0;
+        while let Some((mv, _)) = picker.next(pos, &self.history) {
+            moves_searched += 1;
+            if !in_check {
+                // Delta pruning: even winning this piece outright would not reach alpha.
+                let gain = pos.captured_type(mv).map_or(0, |pt| SEE_VALUES[pt.index()]);
+                if mv.kind() != MoveKind::Promotion && stand_pat + gain + DELTA_MARGIN <= alpha {
+                    continue;
+                }
+            }
+            let mut child = *pos;
+            child.make_move(mv);
+            tt.prefetch(child.key());
+            self.push(pos, Some(mv), &child, ply);
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, tt, shared);
+            self.pop();
+            if self.stopped {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        if in_check && moves_searched == 0 {
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
+        tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, 0, bound, PV);
+        best_score
+    }
+}
