@@ -6,6 +6,8 @@
 //! scored at once. Moves from outside the position (hash move, killers, counter-move) are
 //! checked with `Position::is_legal` before use.
 
+use std::mem::MaybeUninit;
+
 use crate::chess::{MAX_MOVES, Move, MoveList, Piece, PieceType, Position, SEE_VALUES, Square};
 
 use super::history::History;
@@ -53,18 +55,36 @@ enum Stage {
 /// A list of moves with ordering scores, handed out best first.
 struct ScoredList {
     moves: MoveList,
-    scores: [i32; MAX_MOVES],
+    /// The score of each move of `moves`; only those entries are ever written or read (not
+    /// clearing the rest saves work at every node, see MoveList).
+    scores: [MaybeUninit<i32>; MAX_MOVES],
     next: usize,
 }
 
 impl ScoredList {
     fn new() -> ScoredList {
-        ScoredList { moves: MoveList::new(), scores: [0; MAX_MOVES], next: 0 }
+        ScoredList {
+            moves: MoveList::new(),
+            scores: [const { MaybeUninit::uninit() }; MAX_MOVES],
+            next: 0,
+        }
     }
 
-    fn reset(&mut self) {
+    /// Generates moves of `KINDS` and scores each with `score`.
+    fn fill<const KINDS: u8>(&mut self, pos: &Position, mut score: impl FnMut(Move) -> i32) {
         self.moves = MoveList::new();
         self.next = 0;
+        pos.generate::<KINDS, _>(&mut self.moves);
+        for (slot, &mv) in self.scores.iter_mut().zip(self.moves.as_slice()) {
+            slot.write(score(mv));
+        }
+    }
+
+    #[inline(always)]
+    fn score(&self, i: usize) -> i32 {
+        debug_assert!(i < self.moves.len());
+        // SAFETY: `fill` wrote a score for every move index.
+        unsafe { self.scores[i].assume_init() }
     }
 
     /// The best remaining move (selection sort, one step).
@@ -75,13 +95,13 @@ impl ScoredList {
         }
         let mut best = self.next;
         for i in self.next + 1..len {
-            if self.scores[i] > self.scores[best] {
+            if self.score(i) > self.score(best) {
                 best = i;
             }
         }
         self.moves.as_mut_slice().swap(self.next, best);
         self.scores.swap(self.next, best);
-        let picked = (self.moves.as_slice()[self.next], self.scores[self.next]);
+        let picked = (self.moves.as_slice()[self.next], self.score(self.next));
         self.next += 1;
         Some(picked)
     }
@@ -153,12 +173,8 @@ impl MovePicker {
                     return Some((self.context.hash_move, HASH_MOVE));
                 }
                 Stage::GenerateNoisy => {
-                    self.list.reset();
-                    pos.generate::<{ crate::chess::NOISY }, _>(&mut self.list.moves);
-                    for i in 0..self.list.moves.len() {
-                        let mv = self.list.moves.as_slice()[i];
-                        self.list.scores[i] = noisy_score(pos, mv, history);
-                    }
+                    self.list
+                        .fill::<{ crate::chess::NOISY }>(pos, |mv| noisy_score(pos, mv, history));
                     self.stage = Stage::GoodNoisy;
                 }
                 Stage::GoodNoisy => match self.list.pick() {
@@ -203,12 +219,10 @@ impl MovePicker {
                     if self.skip_quiets {
                         continue;
                     }
-                    self.list.reset();
-                    pos.generate::<{ crate::chess::QUIET }, _>(&mut self.list.moves);
-                    for i in 0..self.list.moves.len() {
-                        let mv = self.list.moves.as_slice()[i];
-                        self.list.scores[i] = quiet_score(pos, mv, history, &self.context);
-                    }
+                    let context = &self.context;
+                    self.list.fill::<{ crate::chess::QUIET }>(pos, |mv| {
+                        quiet_score(pos, mv, history, context)
+                    });
                 }
                 Stage::Quiets => {
                     if !self.skip_quiets {
@@ -228,18 +242,16 @@ impl MovePicker {
                     self.stage = Stage::Done;
                 }
                 Stage::GenerateEvasions => {
-                    self.list.reset();
-                    pos.generate::<{ crate::chess::ALL }, _>(&mut self.list.moves);
-                    for i in 0..self.list.moves.len() {
-                        let mv = self.list.moves.as_slice()[i];
-                        self.list.scores[i] = if mv == self.context.hash_move {
+                    let context = &self.context;
+                    self.list.fill::<{ crate::chess::ALL }>(pos, |mv| {
+                        if mv == context.hash_move {
                             HASH_MOVE
                         } else if pos.is_noisy(mv) {
                             GOOD_NOISY + noisy_score(pos, mv, history)
                         } else {
-                            quiet_score(pos, mv, history, &self.context)
-                        };
-                    }
+                            quiet_score(pos, mv, history, context)
+                        }
+                    });
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => match self.list.pick() {
