@@ -134,6 +134,11 @@ fn evaluate_terms<A: Accumulator>(pos: &Position, w: &Weights, acc: &mut A) -> i
         let king_zone = king_attacks(enemy_king) | enemy_king.bb();
         let mut zone_attackers = 0;
         let mut zone_hits = [0; 6];
+        let mut minor_attacks = Bitboard::EMPTY;
+        let mut rook_attack_set = Bitboard::EMPTY;
+        let outpost_ranks = Bitboard::relative_rank(us, 3)
+            | Bitboard::relative_rank(us, 4)
+            | Bitboard::relative_rank(us, 5);
 
         for piece_type in [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen]
         {
@@ -148,6 +153,28 @@ fn evaluate_terms<A: Accumulator>(pos: &Position, w: &Weights, acc: &mut A) -> i
                     PieceType::Rook => rook_attacks(sq, occupied),
                     _ => queen_attacks(sq, occupied),
                 };
+                match piece_type {
+                    PieceType::Knight | PieceType::Bishop => {
+                        minor_attacks |= attacks;
+                        // An outpost: defended by a pawn, out of reach of enemy pawns.
+                        let safe_from_pawns =
+                            (passed_mask(us, sq) & !Bitboard::file(sq.file()) & enemy_pawns)
+                                .is_empty();
+                        if outpost_ranks.contains(sq)
+                            && pawn_attack_sets[us.index()].contains(sq)
+                            && safe_from_pawns
+                        {
+                            let weight = if piece_type == PieceType::Knight {
+                                &w.knight_outpost
+                            } else {
+                                &w.bishop_outpost
+                            };
+                            acc.add(w, weight, us, 1);
+                        }
+                    }
+                    PieceType::Rook => rook_attack_set |= attacks,
+                    _ => {}
+                }
                 let mobility = (attacks & mobility_area).count() as usize;
                 let weight = match piece_type {
                     PieceType::Knight => &w.knight_mobility[mobility],
@@ -192,6 +219,19 @@ fn evaluate_terms<A: Accumulator>(pos: &Position, w: &Weights, acc: &mut A) -> i
             pos.color_bb(them) & !pos.type_bb(PieceType::Pawn) & !pos.type_bb(PieceType::King);
         let threatened = (pawn_attack_sets[us.index()] & targets).count() as i32;
         acc.add(w, &w.threat_by_pawn, us, threatened);
+        for victim in [
+            PieceType::Pawn,
+            PieceType::Knight,
+            PieceType::Bishop,
+            PieceType::Rook,
+            PieceType::Queen,
+        ] {
+            let enemies = pos.pieces(them, victim);
+            let by_minor = (minor_attacks & enemies).count() as i32;
+            let by_rook = (rook_attack_set & enemies).count() as i32;
+            acc.add(w, &w.threat_by_minor[victim.index()], us, by_minor);
+            acc.add(w, &w.threat_by_rook[victim.index()], us, by_rook);
+        }
     }
     acc.add(w, &w.tempo, pos.side_to_move(), 1);
 
@@ -237,6 +277,9 @@ fn evaluate_pawns<A: Accumulator>(pos: &Position, w: &Weights, acc: &mut A, us: 
         }
         if (passed_mask(us, sq) & enemy_pawns).is_empty() {
             acc.add(w, &w.passed_pawn[relative.rank() as usize], us, 1);
+            if pos.piece_on(stop).is_none() {
+                acc.add(w, &w.passed_unblocked[relative.rank() as usize], us, 1);
+            }
             acc.add(w, &w.passed_own_king_distance, us, distance(own_king, stop));
             acc.add(w, &w.passed_enemy_king_distance, us, distance(enemy_king, stop));
         }

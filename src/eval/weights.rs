@@ -47,6 +47,16 @@ pub struct Weights {
     pub king_attack: [S; 6],
     /// For each enemy non-pawn piece attacked by an own pawn.
     pub threat_by_pawn: S,
+    /// For each enemy piece attacked by an own knight or bishop, by the victim's type.
+    pub threat_by_minor: [S; 6],
+    /// For each enemy piece attacked by an own rook, by the victim's type.
+    pub threat_by_rook: [S; 6],
+    /// A knight / bishop on the 4th to 6th rank, defended by a pawn, that no enemy pawn can
+    /// ever attack.
+    pub knight_outpost: S,
+    pub bishop_outpost: S,
+    /// A passed pawn whose square in front is empty, by relative rank.
+    pub passed_unblocked: [S; 8],
     /// For the side to move.
     pub tempo: S,
 }
@@ -77,6 +87,11 @@ pub const FIELDS: &[(&str, usize, usize)] = &{
         f("king_shelter", offset_of!(Weights, king_shelter), 4),
         f("king_attack", offset_of!(Weights, king_attack), 6),
         f("threat_by_pawn", offset_of!(Weights, threat_by_pawn), 1),
+        f("threat_by_minor", offset_of!(Weights, threat_by_minor), 6),
+        f("threat_by_rook", offset_of!(Weights, threat_by_rook), 6),
+        f("knight_outpost", offset_of!(Weights, knight_outpost), 1),
+        f("bishop_outpost", offset_of!(Weights, bishop_outpost), 1),
+        f("passed_unblocked", offset_of!(Weights, passed_unblocked), 8),
         f("tempo", offset_of!(Weights, tempo), 1),
     ]
 };
