@@ -8,9 +8,9 @@
 use super::MATE_BOUND;
 
 /// Score (cp) at which a win is as likely as not.
-pub const WDL_A: f64 = 153.0;
+pub const WDL_A: f64 = 140.9;
 /// Spread (cp) of the logistic curves.
-pub const WDL_B: f64 = 168.0;
+pub const WDL_B: f64 = 145.2;
 
 /// (win, draw, loss) per mille for `score` from the side to move's view.
 pub fn wdl(score: i32) -> (u32, u32, u32) {
