@@ -1,14 +1,20 @@
 //! Playing below full strength (`UCI_LimitStrength`, `UCI_Elo`): fewer nodes per move, and
 //! a choice among the best few lines that sometimes prefers a slightly worse move. The moves
 //! stay plausible (every candidate was among the engine's best lines); only their precision
-//! drops. The mapping from Elo to budget and noise was calibrated against Stockfish's own
-//! `UCI_Elo` (see the README).
+//! drops.
+//!
+//! The labels follow Stockfish 15.1's own `UCI_Elo` scale: each anchor below is a setting
+//! that scored about 50% against Stockfish limited to the same number (2+0.02 s games; the
+//! README lists the calibration matches). Between anchors the strength level is interpolated.
 
 use crate::chess::Move;
 
 /// The weakest and strongest settings offered.
 pub const MIN_ELO: u32 = 1320;
-pub const MAX_ELO: u32 = 2850;
+pub const MAX_ELO: u32 = 2100;
+
+/// (label, strength level in 0..=1): measured anchors of the label scale.
+const ANCHORS: [(u32, f64); 4] = [(MIN_ELO, 0.0), (1500, 0.118), (2000, 0.856), (MAX_ELO, 1.0)];
 
 /// Lines searched to choose from.
 pub const CANDIDATE_LINES: usize = 4;
@@ -22,7 +28,13 @@ pub struct Strength {
 impl Strength {
     /// 0.0 for the weakest setting, 1.0 for the strongest.
     fn level(self) -> f64 {
-        (self.elo.clamp(MIN_ELO, MAX_ELO) - MIN_ELO) as f64 / (MAX_ELO - MIN_ELO) as f64
+        let elo = self.elo.clamp(MIN_ELO, MAX_ELO);
+        let upper =
+            ANCHORS.iter().position(|&(label, _)| label >= elo).unwrap_or(ANCHORS.len() - 1).max(1);
+        let (low_label, low_level) = ANCHORS[upper - 1];
+        let (high_label, high_level) = ANCHORS[upper];
+        let fraction = (elo - low_label) as f64 / (high_label - low_label) as f64;
+        low_level + fraction * (high_level - low_level)
     }
 
     /// Nodes per move: from a few hundred to a few hundred thousand, geometrically.
@@ -58,6 +70,20 @@ mod tests {
         let strong = Strength { elo: MAX_ELO };
         assert!(weak.node_budget() < 1000 && strong.node_budget() > 100_000);
         assert!(weak.noise_cp() > strong.noise_cp());
+    }
+
+    #[test]
+    fn level_rises_with_the_label_and_meets_the_anchors() {
+        let mut previous = -1.0;
+        for elo in MIN_ELO..=MAX_ELO {
+            let level = Strength { elo }.level();
+            assert!(level > previous && (0.0..=1.0).contains(&level), "{elo}: {level}");
+            previous = level;
+        }
+        for (label, level) in ANCHORS {
+            assert!((Strength { elo: label }.level() - level).abs() < 1e-9);
+        }
+        assert_eq!(Strength { elo: 9999 }.level(), 1.0);
     }
 
     #[test]
