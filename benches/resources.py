@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Start-up time and memory of the engine process (Linux: reads /proc).
+
+1. `uci` -> `uciok` time, process start included, over 50 starts.
+2. For several Hash sizes: resident memory (RSS) when idle and after three 4-second
+   searches, against the budget of Hash + 16 MiB, and the number of threads.
+
+    python3 benches/resources.py [--engine target/release/zwischen]
+"""
+
+import argparse
+import statistics
+import subprocess
+import time
+
+POSITIONS = [
+    "startpos",
+    "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+]
+
+
+def status_field(pid, name):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith(name + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+class Engine:
+    def __init__(self, command):
+        self.process = subprocess.Popen([command], stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, bufsize=1)
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def wait_for(self, prefix):
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError("engine exited")
+            if line.startswith(prefix):
+                return line
+
+    def rss_mib(self):
+        return status_field(self.process.pid, "VmRSS") / 1024
+
+    def quit(self):
+        self.send("quit")
+        self.process.wait()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--engine", default="target/release/zwischen")
+    args = parser.parse_args()
+
+    startup_ms = []
+    for _ in range(50):
+        start = time.perf_counter()
+        engine = Engine(args.engine)
+        engine.send("uci")
+        engine.wait_for("uciok")
+        startup_ms.append((time.perf_counter() - start) * 1000)
+        engine.quit()
+    print(f"uci -> uciok, process start included, 50 starts: "
+          f"median {statistics.median(startup_ms):.1f} ms, max {max(startup_ms):.1f} ms")
+
+    for hash_mib in [1, 16, 64, 256, 1024]:
+        engine = Engine(args.engine)
+        engine.send("uci")
+        engine.wait_for("uciok")
+        engine.send(f"setoption name Hash value {hash_mib}")
+        engine.send("isready")
+        engine.wait_for("readyok")
+        idle = engine.rss_mib()
+        peak = idle
+        for position in POSITIONS:
+            engine.send(f"position {position}")
+            engine.send("go movetime 4000")
+            engine.wait_for("bestmove")
+            peak = max(peak, engine.rss_mib())
+        threads = status_field(engine.process.pid, "Threads")
+        engine.quit()
+        print(f"Hash {hash_mib:5} MiB: RSS idle {idle:7.1f} MiB, after searching {peak:7.1f} MiB "
+              f"(budget {hash_mib + 16} MiB), {threads} threads")
+
+
+if __name__ == "__main__":
+    main()
