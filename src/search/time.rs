@@ -39,10 +39,17 @@ impl TimeManager {
             return TimeManager { soft: None, hard: None };
         };
         let increment = limits.increment[side.index()].max(0);
-        // What may be spent in all; zero or negative clocks mean "move now".
+        // What may be spent on this move at most; zero or negative clocks mean "move now".
         let available = (time - overhead_ms).max(1);
         let horizon = limits.moves_to_go.map_or(30, |m| m.clamp(1, 30) as i64);
-        let soft = (available / horizon + increment * 3 / 4).min(available * 2 / 5);
+        // The time expected over the next `horizon` moves: the clock plus the increments to
+        // come, less `Move Overhead` for each of those moves.
+        let expected = (time + increment * (horizon - 1) - overhead_ms * (horizon + 1)).max(1);
+        // Never plan more than a fifth of the clock: when the clock runs low the engine
+        // spends less than the increment and the clock recovers, rather than living on the
+        // increment with a few milliseconds in hand, where any delay in the pipes or the
+        // scheduler would lose on time.
+        let soft = (expected / horizon).min(available / 5);
         let hard = (soft * 4).min(available * 3 / 4).max(soft);
         TimeManager { soft: Some(ms(soft.max(1))), hard: Some(ms(hard.max(1))) }
     }
@@ -86,6 +93,19 @@ mod tests {
                 assert!(hard <= (time - 10).max(1), "time {time} inc {inc}: hard {hard}");
                 assert!(tm.soft.unwrap() <= tm.hard.unwrap());
             }
+        }
+    }
+
+    #[test]
+    fn a_low_clock_is_rebuilt_and_a_healthy_one_uses_the_increment() {
+        let soft = |time, inc| {
+            TimeManager::new(&limits(time, inc), Color::White, 10).soft.unwrap().as_millis() as i64
+        };
+        for (time, inc) in [(300, 80), (150, 80), (60, 10), (3000, 1000)] {
+            assert!(soft(time, inc) < inc, "time {time} inc {inc}: soft {}", soft(time, inc));
+        }
+        for (time, inc) in [(8000, 80), (2000, 80), (1000, 10), (60_000, 1000)] {
+            assert!(soft(time, inc) > inc, "time {time} inc {inc}: soft {}", soft(time, inc));
         }
     }
 
