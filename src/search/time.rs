@@ -32,7 +32,7 @@ pub struct TimeManager {
 impl TimeManager {
     pub fn new(limits: &Limits, side: Color, overhead_ms: i64) -> TimeManager {
         if let Some(move_time) = limits.move_time {
-            let budget = ms((move_time - overhead_ms).max(1));
+            let budget = ms(move_time.saturating_sub(overhead_ms).max(1));
             return TimeManager { soft: Some(budget), hard: Some(budget) };
         }
         let Some(time) = limits.time[side.index()] else {
@@ -40,17 +40,21 @@ impl TimeManager {
         };
         let increment = limits.increment[side.index()].max(0);
         // What may be spent on this move at most; zero or negative clocks mean "move now".
-        let available = (time - overhead_ms).max(1);
+        let available = time.saturating_sub(overhead_ms).max(1);
         let horizon = limits.moves_to_go.map_or(30, |m| m.clamp(1, 30) as i64);
         // The time expected over the next `horizon` moves: the clock plus the increments to
         // come, less `Move Overhead` for each of those moves.
-        let expected = (time + increment * (horizon - 1) - overhead_ms * (horizon + 1)).max(1);
+        // (Saturating: the clock values come from the GUI and may be absurd.)
+        let expected = time
+            .saturating_add(increment.saturating_mul(horizon - 1))
+            .saturating_sub(overhead_ms.saturating_mul(horizon + 1))
+            .max(1);
         // Never plan more than a fifth of the clock: when the clock runs low the engine
         // spends less than the increment and the clock recovers, rather than living on the
         // increment with a few milliseconds in hand, where any delay in the pipes or the
         // scheduler would lose on time.
         let soft = (expected / horizon).min(available / 5);
-        let hard = (soft * 4).min(available * 3 / 4).max(soft);
+        let hard = (soft * 4).min(available / 4 * 3).max(soft);
         TimeManager { soft: Some(ms(soft.max(1))), hard: Some(ms(hard.max(1))) }
     }
 
@@ -86,11 +90,14 @@ mod tests {
 
     #[test]
     fn never_plans_beyond_the_clock() {
-        for time in [-500, 0, 1, 5, 30, 100, 1000, 8000, 60_000] {
-            for inc in [0, 10, 80, 1000] {
+        for time in [i64::MIN, -500, 0, 1, 5, 30, 100, 1000, 8000, 60_000, i64::MAX] {
+            for inc in [0, 10, 80, 1000, i64::MAX] {
                 let tm = TimeManager::new(&limits(time, inc), Color::White, 10);
                 let hard = tm.hard.unwrap().as_millis() as i64;
-                assert!(hard <= (time - 10).max(1), "time {time} inc {inc}: hard {hard}");
+                assert!(
+                    hard <= time.saturating_sub(10).max(1),
+                    "time {time} inc {inc}: hard {hard}"
+                );
                 assert!(tm.soft.unwrap() <= tm.hard.unwrap());
             }
         }
