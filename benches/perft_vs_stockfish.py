@@ -12,8 +12,9 @@ reports the median nodes/second of each and their ratio. Single thread, no hash 
 
 import argparse
 import statistics
-import subprocess
 import time
+
+from uci_process import UciProcess
 
 CASES = [
     ("startpos", "startpos", 6),
@@ -21,24 +22,11 @@ CASES = [
 ]
 
 
-class Engine:
+class Engine(UciProcess):
     def __init__(self, command):
-        self.process = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        text=True, bufsize=1)
+        super().__init__(command)
         self.send("uci")
         self.wait_for("uciok")
-
-    def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            if line.startswith(prefix):
-                return line
 
     def perft(self, position, depth):
         self.send(f"position {position}")

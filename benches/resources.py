@@ -10,8 +10,9 @@
 
 import argparse
 import statistics
-import subprocess
 import time
+
+from uci_process import UciProcess
 
 POSITIONS = [
     "startpos",
@@ -28,29 +29,9 @@ def status_field(pid, name):
     return 0
 
 
-class Engine:
-    def __init__(self, command):
-        self.process = subprocess.Popen([command], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True, bufsize=1)
-
-    def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            if line.startswith(prefix):
-                return line
-
+class Engine(UciProcess):
     def rss_mib(self):
         return status_field(self.process.pid, "VmRSS") / 1024
-
-    def quit(self):
-        self.send("quit")
-        self.process.wait()
 
 
 def main():
