@@ -91,6 +91,9 @@ fn depth_of(data: u64) -> i32 {
 }
 
 pub struct TranspositionTable {
+    /// The memory block: the buckets plus up to one cache line before them.
+    allocation: NonNull<u8>,
+    /// The first bucket, on a cache-line boundary inside `allocation`.
     buckets: NonNull<Bucket>,
     len: usize,
     generation: AtomicU8,
@@ -104,15 +107,31 @@ unsafe impl Sync for TranspositionTable {}
 #[error("cannot allocate a {0} MB hash table")]
 pub struct AllocError(pub usize);
 
+/// The block holding `len` buckets. Its alignment is only that of an atomic word: with the
+/// system allocator, `alloc_zeroed` of a small alignment is `calloc`, which hands out fresh zero
+/// pages without writing them, whereas a cache-line alignment makes it write every byte. That
+/// write took most of the engine's start-up time and made the whole table resident at once.
+/// The spare cache line lets the buckets start on a line boundary inside the block.
+fn block_layout(len: usize) -> Option<Layout> {
+    let bytes = len.checked_mul(BUCKET_BYTES)?.checked_add(BUCKET_BYTES)?;
+    Layout::from_size_align(bytes, std::mem::align_of::<AtomicU64>()).ok()
+}
+
 impl TranspositionTable {
-    /// A table of exactly `megabytes` MiB (at least one bucket).
+    /// A table of exactly `megabytes` MiB (at least one bucket). Pages become resident as
+    /// the search (or `clear`) first touches them.
     pub fn new(megabytes: usize) -> Result<TranspositionTable, AllocError> {
         let len = (megabytes.saturating_mul(1 << 20) / BUCKET_BYTES).max(1);
-        let layout = Layout::array::<Bucket>(len).map_err(|_| AllocError(megabytes))?;
-        // SAFETY: the layout is non-zero in size; all-zero bytes are valid atomics, i.e. empty slots.
-        let ptr = unsafe { alloc_zeroed(layout) } as *mut Bucket;
-        let buckets = NonNull::new(ptr).ok_or(AllocError(megabytes))?;
-        Ok(TranspositionTable { buckets, len, generation: AtomicU8::new(0) })
+        let layout = block_layout(len).ok_or(AllocError(megabytes))?;
+        // SAFETY: the layout is non-zero in size.
+        let allocation =
+            NonNull::new(unsafe { alloc_zeroed(layout) }).ok_or(AllocError(megabytes))?;
+        let offset = allocation.as_ptr().align_offset(BUCKET_BYTES);
+        assert!(offset < BUCKET_BYTES);
+        // SAFETY: `offset` < one bucket, and the block has one bucket to spare; all-zero bytes
+        // are valid atomics, i.e. empty slots.
+        let buckets = unsafe { NonNull::new_unchecked(allocation.as_ptr().add(offset).cast()) };
+        Ok(TranspositionTable { allocation, buckets, len, generation: AtomicU8::new(0) })
     }
 
     /// Size in bytes.
@@ -245,9 +264,9 @@ impl TranspositionTable {
 
 impl Drop for TranspositionTable {
     fn drop(&mut self) {
-        if let Ok(layout) = Layout::array::<Bucket>(self.len) {
+        if let Some(layout) = block_layout(self.len) {
             // SAFETY: allocated in `new` with this layout.
-            unsafe { dealloc(self.buckets.as_ptr() as *mut u8, layout) };
+            unsafe { dealloc(self.allocation.as_ptr(), layout) };
         }
     }
 }
@@ -271,6 +290,19 @@ mod tests {
         assert!(tt.probe(0x1234).is_none());
         tt.clear();
         assert!(tt.probe(0xdead_beef_1234_5678).is_none());
+    }
+
+    #[test]
+    fn buckets_start_on_a_cache_line_and_fill_the_size_exactly() {
+        for megabytes in [1, 3, 16] {
+            let tt = TranspositionTable::new(megabytes).unwrap();
+            assert_eq!(tt.buckets.as_ptr() as usize % 64, 0);
+            assert_eq!(tt.bytes(), megabytes << 20);
+            // The last bucket lies inside the block and is usable.
+            let last = &tt.buckets()[tt.len - 1];
+            last.slots[3].data.store(1, Ordering::Relaxed);
+            assert_eq!(last.slots[3].data.load(Ordering::Relaxed), 1);
+        }
     }
 
     #[test]
