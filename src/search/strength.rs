@@ -3,9 +3,10 @@
 //! stay plausible (every candidate was among the engine's best lines); only their precision
 //! drops.
 //!
-//! The labels follow Stockfish 15.1's own `UCI_Elo` scale: each anchor below is a setting
-//! that scored about 50% against Stockfish limited to the same number (2+0.02 s games; the
-//! README lists the calibration matches). Between anchors the strength level is interpolated.
+//! The labels follow Stockfish 15.1's own `UCI_Elo` scale. Each strength level was measured
+//! against Stockfish limited to a nearby number (100 games each at 2+0.02 s); the anchors
+//! below interpolate those measurements, and the README lists the matches and how close
+//! each label lands. Between anchors the strength level is interpolated linearly.
 
 use crate::chess::Move;
 
@@ -13,8 +14,12 @@ use crate::chess::Move;
 pub const MIN_ELO: u32 = 1320;
 pub const MAX_ELO: u32 = 2100;
 
-/// (label, strength level in 0..=1): measured anchors of the label scale.
-const ANCHORS: [(u32, f64); 4] = [(MIN_ELO, 0.0), (1500, 0.118), (2000, 0.856), (MAX_ELO, 1.0)];
+/// (label, strength level in 0..=1): anchors of the label scale. Measured (level: Elo on
+/// Stockfish's scale) 0.118: 1353, 0.455: 1869, 0.790: 1990, 0.856: 2127. The anchors invert
+/// the broken line through those points (the last two merged into 0.823: 2058), extended
+/// by its end segments' slopes. Level 1 (about 2150) is left to `UCI_LimitStrength` off.
+const ANCHORS: [(u32, f64); 5] =
+    [(MIN_ELO, 0.097), (1500, 0.2139), (1750, 0.3763), (2000, 0.7069), (MAX_ELO, 0.9006)];
 
 /// Lines searched to choose from.
 pub const CANDIDATE_LINES: usize = 4;
@@ -26,7 +31,8 @@ pub struct Strength {
 }
 
 impl Strength {
-    /// 0.0 for the weakest setting, 1.0 for the strongest.
+    /// Strength level in 0..=1: 0 would search a few hundred nodes with the most noise,
+    /// 1 a few hundred thousand with almost none.
     fn level(self) -> f64 {
         let elo = self.elo.clamp(MIN_ELO, MAX_ELO);
         let upper =
@@ -83,7 +89,8 @@ mod tests {
         for (label, level) in ANCHORS {
             assert!((Strength { elo: label }.level() - level).abs() < 1e-9);
         }
-        assert_eq!(Strength { elo: 9999 }.level(), 1.0);
+        assert_eq!(Strength { elo: 9999 }.level(), ANCHORS[ANCHORS.len() - 1].1);
+        assert_eq!(Strength { elo: 0 }.level(), ANCHORS[0].1);
     }
 
     #[test]
