@@ -11,8 +11,9 @@ import argparse
 import pathlib
 import re
 import statistics
-import subprocess
 import time
+
+from uci_process import UciProcess
 
 BENCH_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "src" / "bench.rs"
 
@@ -22,44 +23,26 @@ def bench_fens(count):
     return re.findall(r'^\s*"([^"]+ [wb] [^"]+)",', text, re.M)[:count]
 
 
-def run(engine, threads, fens, depth):
-    process = subprocess.Popen([engine], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               text=True, bufsize=1)
-
-    def send(line):
-        process.stdin.write(line + "\n")
-        process.stdin.flush()
-
-    def wait_for(prefix):
-        while True:
-            line = process.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            if line.startswith(prefix):
-                return line
-
-    send(f"setoption name Threads value {threads}")
-    send("setoption name Hash value 64")
+def run(command, threads, fens, depth):
+    engine = UciProcess(command)
+    engine.send(f"setoption name Threads value {threads}")
+    engine.send("setoption name Hash value 64")
     seconds, speeds = [], []
     for fen in fens:
-        send("ucinewgame")
-        send(f"position fen {fen}")
-        send("isready")
-        wait_for("readyok")
+        engine.send("ucinewgame")
+        engine.send(f"position fen {fen}")
+        engine.send("isready")
+        engine.wait_for("readyok")
         start = time.perf_counter()
-        send(f"go depth {depth}")
+        engine.send(f"go depth {depth}")
         last_info = ""
-        while True:
-            line = process.stdout.readline()
+        while not (line := engine.read_line()).startswith("bestmove"):
             if line.startswith("info depth"):
                 last_info = line
-            if line.startswith("bestmove") or not line:
-                break
         seconds.append(time.perf_counter() - start)
         nps = re.search(r" nps (\d+)", last_info)
         speeds.append(int(nps.group(1)) if nps else 0)
-    send("quit")
-    process.wait()
+    engine.quit()
     return seconds, speeds
 
 

@@ -12,12 +12,16 @@ class UciProcess:
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
 
+    def read_line(self):
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError("engine exited")
+        return line
+
     def wait_for(self, prefix):
         """Reads lines until one starts with `prefix`, and returns it."""
         while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
+            line = self.read_line()
             if line.startswith(prefix):
                 return line
 
