@@ -54,7 +54,8 @@ impl TimeManager {
         // increment with a few milliseconds in hand, where any delay in the pipes or the
         // scheduler would lose on time.
         let soft = (expected / horizon).min(available / 5);
-        let hard = (soft * 4).min(available / 4 * 3).max(soft);
+        // soft <= available / 5 <= available / 4 * 3, so hard >= soft.
+        let hard = (soft * 4).min(available / 4 * 3);
         TimeManager { soft: Some(ms(soft.max(1))), hard: Some(ms(hard.max(1))) }
     }
 
