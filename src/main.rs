@@ -56,25 +56,36 @@ enum Command {
         #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
         hash: u32,
     },
-    /// Developer tool: self-play games whose quiet positions, labelled with the result,
-    /// feed `tune`.
+    /// Developer tool: self-play games whose quiet positions, labelled with score and result,
+    /// train the network.
     #[command(hide = true)]
     Datagen {
         #[arg(long, default_value_t = 1000)]
         games: usize,
         #[arg(long, default_value_t = 5000)]
         nodes: u64,
-        #[arg(long, default_value_t = 1)]
+        /// Games played at once (default: every core).
+        #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
         threads: usize,
-        #[arg(long, default_value_t = 4)]
+        /// Random moves played from the opening before the game starts.
+        #[arg(long, default_value_t = 8)]
         random_plies: usize,
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// EPD/FEN openings to start from (default: the start position).
         #[arg(long)]
         openings: Option<String>,
+        /// Record file, appended to (see src/datagen/packed.rs for the format).
         #[arg(long)]
         out: String,
+    },
+    /// Developer tool: convert datagen records to `FEN;result;score` text (--to-text) or back.
+    #[command(hide = true)]
+    Convert {
+        input: String,
+        output: String,
+        #[arg(long)]
+        to_text: bool,
     },
     /// Developer tool: fit the evaluation weights to labelled positions; prints tuned.rs.
     #[command(hide = true)]
@@ -133,11 +144,21 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            let written = std::fs::File::create(&out)
-                .and_then(|file| zwischen::datagen::run(&settings, &openings, file));
-            match written {
+            match zwischen::datagen::run(&settings, &openings, &out) {
                 Ok(count) => {
-                    println!("{count} positions written to {out}");
+                    println!("{count} positions appended to {out}");
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    eprintln!("error: {error}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Some(Command::Convert { input, output, to_text }) => {
+            match zwischen::datagen::convert(&input, &output, to_text) {
+                Ok(count) => {
+                    println!("{count} positions written to {output}");
                     ExitCode::SUCCESS
                 }
                 Err(error) => {

@@ -1,0 +1,229 @@
+//! Self-play training data: games at a fixed number of nodes per move from varied openings,
+//! with the quiet positions of each game labelled by its search score and its result.
+//!
+//! `zwischen datagen --out FILE [--games N] [--nodes K] [--threads T] [--openings EPD]`
+//! appends 32-byte [`PackedPosition`] records to FILE: a second run adds to the data already
+//! there (with a seed mixed with the records already present, so it plays other games), and a
+//! run stopped at any moment loses at most the games in progress. `zwischen convert` turns
+//! records into `FEN;R;S` text lines and back, for inspection and for the older tools.
+
+pub mod packed;
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::chess::{Color, Position};
+use crate::search::{
+    self, Limits, MATE_BOUND, SearchJob, Shared, Silent, TranspositionTable, Worker,
+};
+pub use packed::{PackedError, PackedPosition, RECORD_BYTES};
+
+pub struct Settings {
+    pub games: usize,
+    pub nodes: u64,
+    pub threads: usize,
+    pub random_plies: usize,
+    pub seed: u64,
+}
+
+/// A search score this large for both sides' searches in a row ends the game as won.
+const ADJUDICATE_SCORE: i32 = 2000;
+const ADJUDICATE_PLIES: u32 = 8;
+/// Games longer than this are called drawn (they are almost always shuffling).
+const MAX_GAME_PLIES: usize = 400;
+
+/// Plays the games and appends the labelled positions to `path`; returns the number written.
+pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Result<usize> {
+    let existing = std::fs::metadata(path).map_or(0, |m| m.len()) / RECORD_BYTES as u64;
+    let out = OpenOptions::new().create(true).append(true).open(path)?;
+    // Mixing in the records already present makes a resumed run play new games.
+    let seed = settings.seed ^ existing.wrapping_mul(0x2545_f491_4f6c_dd1d);
+    eprintln!(
+        "datagen: {existing} positions already in {path}; {} games at {} nodes, {} threads, seed {seed}",
+        settings.games, settings.nodes, settings.threads
+    );
+    let writer = Mutex::new(BufWriter::new(out));
+    let next_game = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let written = AtomicUsize::new(0);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        for thread in 0..settings.threads.max(1) {
+            let (writer, next_game, finished, written) = (&writer, &next_game, &finished, &written);
+            let builder = std::thread::Builder::new().stack_size(search::STACK_SIZE);
+            let spawned = builder.spawn_scoped(scope, move || {
+                let mut rng =
+                    StdRng::seed_from_u64(seed ^ (thread as u64).wrapping_mul(0x9e37_79b9));
+                let tt = TranspositionTable::new(16).expect("16 MB for the hash table");
+                let mut workers = vec![Worker::new(0)];
+                while next_game.fetch_add(1, Ordering::Relaxed) < settings.games {
+                    let start = if openings.is_empty() {
+                        Position::startpos()
+                    } else {
+                        let fen = &openings[rng.random_range(0..openings.len())];
+                        Position::from_fen(fen).unwrap_or_else(|_| Position::startpos())
+                    };
+                    let records = play_game(start, settings, &mut rng, &tt, &mut workers);
+                    // One game's records are written together and flushed, so a stop between
+                    // games never leaves a partial record.
+                    if let Ok(mut w) = writer.lock() {
+                        for record in &records {
+                            let _ = w.write_all(&record.to_bytes());
+                        }
+                        let _ = w.flush();
+                    }
+                    let total = written.fetch_add(records.len(), Ordering::Relaxed) + records.len();
+                    let games = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    if games % 100 == 0 || games == settings.games {
+                        let seconds = started.elapsed().as_secs_f64().max(1e-3);
+                        let eta = (settings.games - games) as f64 * seconds / games as f64;
+                        eprintln!(
+                            "{games} games, {total} positions, {:.0} positions/s, ETA {:.0} s",
+                            total as f64 / seconds,
+                            eta
+                        );
+                    }
+                }
+            });
+            if let Err(error) = spawned {
+                eprintln!("error: cannot start a datagen thread: {error}");
+            }
+        }
+    });
+    writer.into_inner().map_err(|_| std::io::Error::other("writer poisoned"))?.flush()?;
+    Ok(written.into_inner())
+}
+
+/// One game; returns its recorded positions labelled with the result.
+fn play_game(
+    mut pos: Position,
+    settings: &Settings,
+    rng: &mut StdRng,
+    tt: &TranspositionTable,
+    workers: &mut [Worker],
+) -> Vec<PackedPosition> {
+    // Random plies first, for variety.
+    for _ in 0..settings.random_plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Vec::new();
+        }
+        pos.make_move(moves.as_slice()[rng.random_range(0..moves.len())]);
+    }
+    tt.clear();
+    for worker in workers.iter_mut() {
+        worker.clear();
+    }
+    let mut history: Vec<u64> = Vec::new();
+    let mut seen: HashMap<u64, u32> = HashMap::new();
+    let mut recorded: Vec<(Position, i16)> = Vec::new();
+    let mut decisive_plies = 0;
+    let mut last_winner = None;
+    let mut plies = 0;
+    let result: u8 = loop {
+        if pos.legal_moves().is_empty() {
+            break if !pos.in_check() {
+                1
+            } else if pos.side_to_move() == Color::White {
+                0
+            } else {
+                2
+            };
+        }
+        if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || plies > MAX_GAME_PLIES {
+            break 1;
+        }
+        let count = seen.entry(pos.key()).or_insert(0);
+        *count += 1;
+        if *count >= 3 {
+            break 1;
+        }
+        let job = SearchJob {
+            root: pos,
+            history: history.clone(),
+            limits: Limits { nodes: Some(settings.nodes), ..Limits::default() },
+            search_moves: Vec::new(),
+            multipv: 1,
+            move_overhead_ms: 0,
+            strength: None,
+        };
+        let shared = Shared::new();
+        let found = search::run(&job, tt, &shared, workers, &Silent);
+        let Some(best) = found.best else { break 1 };
+        let white_score = found.score * pos.side_to_move().sign();
+        // Adjudicate clear wins to save time.
+        if white_score.abs() >= ADJUDICATE_SCORE {
+            let winner = white_score > 0;
+            decisive_plies = if last_winner == Some(winner) { decisive_plies + 1 } else { 1 };
+            last_winner = Some(winner);
+            if decisive_plies >= ADJUDICATE_PLIES {
+                break if winner { 2 } else { 0 };
+            }
+        } else {
+            decisive_plies = 0;
+        }
+        // Training sees only quiet positions: not in check, best move quiet, no mate in sight.
+        if !pos.in_check() && !pos.is_noisy(best) && found.score.abs() < MATE_BOUND {
+            recorded.push((pos, white_score.clamp(-32000, 32000) as i16));
+        }
+        history.push(pos.key());
+        pos.make_move(best);
+        plies += 1;
+        if pos.halfmove_clock() == 0 {
+            history.clear();
+        }
+    };
+    recorded.iter().map(|(pos, score)| PackedPosition::pack(pos, *score, result)).collect()
+}
+
+/// Converts between record files and `FEN;R;S` text; returns the number of positions.
+/// Unreadable lines or records are reported on stderr and skipped.
+pub fn convert(input: &str, output: &str, to_text: bool) -> std::io::Result<usize> {
+    use std::io::{BufRead, BufReader, Read};
+    let reader = BufReader::new(File::open(input)?);
+    let mut writer = BufWriter::new(File::create(output)?);
+    let mut count = 0;
+    if to_text {
+        let mut reader = reader;
+        let mut record = [0u8; RECORD_BYTES];
+        let mut index = 0u64;
+        loop {
+            match reader.read_exact(&mut record) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+                Err(e) => return Err(e),
+            }
+            match PackedPosition::from_bytes(&record) {
+                Ok(packed) => {
+                    writeln!(writer, "{}", packed.to_text())?;
+                    count += 1;
+                }
+                Err(error) => eprintln!("record {index}: {error}"),
+            }
+            index += 1;
+        }
+    } else {
+        for (number, line) in reader.lines().enumerate() {
+            let line = line?;
+            if line.trim().is_empty() {
+                continue;
+            }
+            match PackedPosition::from_text(&line) {
+                Ok(packed) => {
+                    writer.write_all(&packed.to_bytes())?;
+                    count += 1;
+                }
+                Err(error) => eprintln!("line {}: {error}", number + 1),
+            }
+        }
+    }
+    writer.flush()?;
+    Ok(count)
+}
