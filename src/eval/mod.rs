@@ -7,6 +7,7 @@ mod masks;
 mod score;
 #[rustfmt::skip]
 mod tuned;
+pub mod nnue;
 mod weights;
 
 use std::fmt::Write;

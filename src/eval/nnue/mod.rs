@@ -1,0 +1,33 @@
+//! The neural evaluation: a perspective network (768 -> HIDDEN) x 2 -> 1 with a squared clipped
+//! ReLU, its accumulators updated incrementally as moves are made.
+//!
+//! Each side has an accumulator: the feature biases plus the feature weights of every piece,
+//! seen from that side (its own pieces first, the board flipped vertically for Black). The
+//! output concatenates the side to move's accumulator and the other's, activates them with
+//! `clamp(x, 0, 1)^2` and takes a weighted sum; the result times [`SCALE`] is centipawns.
+
+pub mod file;
+
+use crate::chess::{Color, Piece, Square};
+
+/// Piece-square inputs: 2 colours (relative to the perspective) x 6 types x 64 squares.
+pub const INPUTS: usize = 768;
+/// Width of each perspective's accumulator.
+pub const HIDDEN: usize = 256;
+/// Feature-layer quantisation: float 1.0 is `QA`; the activation clips at `QA`.
+pub const QA: i32 = 255;
+/// Output-layer quantisation: float 1.0 is `QB`.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the float output.
+pub const SCALE: i32 = 400;
+/// Largest float weight magnitude the trainer allows, so that clamp(acc) * weight fits in an
+/// i16 in the SIMD output kernel and no accumulator can overflow.
+pub const WEIGHT_CLIP: f32 = 1.98;
+
+/// The input index of `piece` on `square` as seen from `view`.
+#[inline(always)]
+pub fn feature_index(view: Color, piece: Piece, square: Square) -> usize {
+    let relative_color = usize::from(piece.color() != view);
+    let square = if view == Color::White { square.index() } else { square.index() ^ 56 };
+    relative_color * 384 + piece.piece_type().index() * 64 + square
+}
