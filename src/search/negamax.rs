@@ -2,7 +2,6 @@
 //! `qsearch.rs`.
 
 use crate::chess::{Move, MoveKind, Position};
-use crate::eval;
 
 use super::history::stat_bonus;
 use super::movepick::{MovePicker, OrderingContext};
@@ -10,6 +9,9 @@ use super::params::*;
 use super::tt::{Bound, TranspositionTable};
 use super::worker::Worker;
 use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Shared};
+
+/// Static evaluations are kept well inside the mate-score band.
+const EVAL_LIMIT: i32 = 10_000;
 
 /// Marks "no static evaluation stored" (the node was in check).
 pub(super) const NO_EVAL: i32 = i16::MIN as i32;
@@ -61,6 +63,13 @@ impl Worker {
         self.frames[ply + 1].plies_from_null =
             if mv.is_some() { self.frames[ply].plies_from_null + 1 } else { 0 };
         self.keys.push(child.key());
+        self.accumulators.push(ply, pos, mv);
+    }
+
+    /// The network's evaluation of `pos`, the position at `ply` on the search path.
+    #[inline]
+    pub(super) fn static_eval(&mut self, pos: &Position, ply: usize) -> i32 {
+        self.accumulators.evaluate(&self.net, ply, pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     #[inline(always)]
@@ -128,7 +137,8 @@ impl Worker {
     ) -> i32 {
         self.count_node(shared);
         self.pv_len[0] = 0;
-        self.frames[0].static_eval = if root.in_check() { NO_EVAL } else { eval::evaluate(root) };
+        self.frames[0].static_eval =
+            if root.in_check() { NO_EVAL } else { self.static_eval(root, 0) };
         let mut best_score = -INFINITY;
         for i in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
@@ -217,7 +227,7 @@ impl Worker {
             return DRAW;
         }
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { eval::evaluate(pos) };
+            return if in_check { DRAW } else { self.static_eval(pos, ply) };
         }
 
         // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
@@ -247,7 +257,10 @@ impl Worker {
         let raw_eval = if in_check {
             NO_EVAL
         } else {
-            entry.map(|e| e.eval).filter(|&e| e != NO_EVAL).unwrap_or_else(|| eval::evaluate(pos))
+            entry
+                .map(|e| e.eval)
+                .filter(|&e| e != NO_EVAL)
+                .unwrap_or_else(|| self.static_eval(pos, ply))
         };
         let mut eval = raw_eval;
         if let (Some(e), Some(score)) = (entry, hash_score)

@@ -2,7 +2,6 @@
 //! check), until the position is quiet enough for the static evaluation.
 
 use crate::chess::{Move, MoveKind, Position, SEE_VALUES};
-use crate::eval;
 
 use super::movepick::{MovePicker, OrderingContext};
 use super::negamax::{NO_EVAL, bound_allows_cutoff, score_from_tt, score_to_tt};
@@ -38,7 +37,7 @@ impl Worker {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { eval::evaluate(pos) };
+            return if in_check { DRAW } else { self.static_eval(pos, ply) };
         }
 
         let key = pos.key();
@@ -55,7 +54,10 @@ impl Worker {
         let raw_eval = if in_check {
             NO_EVAL
         } else {
-            entry.map(|e| e.eval).filter(|&e| e != NO_EVAL).unwrap_or_else(|| eval::evaluate(pos))
+            entry
+                .map(|e| e.eval)
+                .filter(|&e| e != NO_EVAL)
+                .unwrap_or_else(|| self.static_eval(pos, ply))
         };
         let mut best_score = -INFINITY;
         if !in_check {

@@ -1,10 +1,11 @@
 //! A search thread: iterative deepening with aspiration windows around the root search.
 
+use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crate::chess::{Move, Piece, Position, Square};
-use crate::eval;
+use crate::eval::nnue::{self, AccumulatorStack, Network};
 
 use super::history::History;
 use super::params::*;
@@ -60,6 +61,9 @@ pub struct Worker {
     pub(super) time: Option<TimeManager>,
     pub(super) node_limit: Option<u64>,
     pub(super) lmr: Box<[[i32; 64]; 64]>,
+    /// The network of this search and the accumulators along the search path.
+    pub(super) net: Arc<Network>,
+    pub(super) accumulators: AccumulatorStack,
 }
 
 impl Worker {
@@ -87,6 +91,8 @@ impl Worker {
             time: None,
             node_limit: None,
             lmr,
+            net: nnue::current(),
+            accumulators: AccumulatorStack::new(MAX_PLY + 8),
         }
     }
 
@@ -232,6 +238,8 @@ impl Worker {
         self.keys.push(root.key());
         self.frames.fill(Frame::default());
         self.frames[0].plies_from_null = job.history.len();
+        self.net = nnue::current();
+        self.accumulators.reset(&self.net, root);
         self.time = self
             .is_main()
             .then(|| TimeManager::new(&job.limits, root.side_to_move(), job.move_overhead_ms));
@@ -261,7 +269,7 @@ impl Worker {
             .map(|rm| {
                 let mut child = *root;
                 child.make_move(rm.mv);
-                (-eval::evaluate(&child), rm)
+                (-self.net.evaluate(&child), rm)
             })
             .collect();
         scored.sort_by_key(|(score, _)| -score);

@@ -225,7 +225,8 @@ impl Engine {
             Command::Quit => return false,
             Command::Display => output::board(&self.position),
             Command::Eval => {
-                for line in crate::eval::describe(&self.position).lines() {
+                let net = crate::eval::nnue::current();
+                for line in crate::eval::nnue::describe(&net, &self.position).lines() {
                     output::line(line);
                 }
             }
@@ -243,6 +244,12 @@ impl Engine {
             Err(problem) => output::error(&problem),
             Ok(Effect::None) => {}
             Ok(Effect::ClearHash) => self.tt.clear(),
+            Ok(Effect::LoadNetwork) => {
+                if let Err(problem) = load_network(&self.options.eval_file) {
+                    output::error(&problem);
+                    self.options = previous;
+                }
+            }
             Ok(Effect::ResizeThreads) => {
                 self.workers = (0..self.options.threads).map(Worker::new).collect();
             }
@@ -370,4 +377,26 @@ impl Engine {
         output::line("");
         output::line(&format!("Nodes searched: {total}"));
     }
+}
+
+/// Makes the net in `path` (or the embedded one) current; on failure the current net stays.
+fn load_network(path: &str) -> Result<(), String> {
+    use crate::eval::nnue::{self, Network};
+    if path == options::EMBEDDED_NET {
+        nnue::use_embedded();
+        output::line(&format!(
+            "info string EvalFile: the embedded network ({:016x})",
+            nnue::current().hash
+        ));
+        return Ok(());
+    }
+    let kept = nnue::current().hash;
+    let bytes = std::fs::read(path)
+        .map_err(|e| format!("EvalFile '{path}': {e}; the network {kept:016x} stays"))?;
+    let net = Network::from_bytes(&bytes)
+        .map_err(|e| format!("EvalFile '{path}': {e}; the network {kept:016x} stays"))?;
+    let hash = net.hash;
+    nnue::set_current(net);
+    output::line(&format!("info string EvalFile: loaded '{path}' ({hash:016x})"));
+    Ok(())
 }

@@ -12,7 +12,11 @@ enum Kind {
     Spin { default: i64, min: i64, max: i64 },
     Check { default: bool },
     Button,
+    Text { default: &'static str },
 }
+
+/// `EvalFile` value meaning the network built into the binary.
+pub const EMBEDDED_NET: &str = "<internal>";
 
 const DECLARATIONS: &[(&str, Kind)] = &[
     ("Hash", Kind::Spin { default: 16, min: 1, max: 65_536 }),
@@ -23,6 +27,7 @@ const DECLARATIONS: &[(&str, Kind)] = &[
     ("MultiPV", Kind::Spin { default: 1, min: 1, max: MAX_MULTIPV }),
     ("UCI_Chess960", Kind::Check { default: false }),
     ("UCI_ShowWDL", Kind::Check { default: false }),
+    ("EvalFile", Kind::Text { default: EMBEDDED_NET }),
     ("UCI_LimitStrength", Kind::Check { default: false }),
     (
         "UCI_Elo",
@@ -45,6 +50,7 @@ pub struct Options {
     pub show_wdl: bool,
     pub limit_strength: bool,
     pub elo: u32,
+    pub eval_file: String,
 }
 
 impl Default for Options {
@@ -59,6 +65,7 @@ impl Default for Options {
             show_wdl: false,
             limit_strength: false,
             elo: strength::MAX_ELO,
+            eval_file: EMBEDDED_NET.to_string(),
         }
     }
 }
@@ -70,6 +77,8 @@ pub enum Effect {
     ResizeHash,
     ResizeThreads,
     ClearHash,
+    /// Load the network `eval_file` names (and keep the current one if that fails).
+    LoadNetwork,
 }
 
 impl Options {
@@ -90,6 +99,9 @@ impl Options {
                     format!("option name {name} type check default {default}")
                 }
                 Kind::Button => format!("option name {name} type button"),
+                Kind::Text { default } => {
+                    format!("option name {name} type string default {default}")
+                }
             })
             .collect()
     }
@@ -103,6 +115,15 @@ impl Options {
         };
         match kind {
             Kind::Button => Ok(Effect::ClearHash),
+            Kind::Text { .. } => {
+                let text = value.map(str::trim).unwrap_or_default();
+                self.eval_file = if text.is_empty() || text.eq_ignore_ascii_case("<empty>") {
+                    EMBEDDED_NET.to_string()
+                } else {
+                    text.to_string()
+                };
+                Ok(Effect::LoadNetwork)
+            }
             Kind::Check { .. } => {
                 let flag = match value.map(str::to_ascii_lowercase).as_deref() {
                     Some("true") => true,
@@ -171,5 +192,9 @@ mod tests {
         assert_eq!(o.set("Clear Hash", None), Ok(Effect::ClearHash));
         assert_eq!(o.set("Move Overhead", Some("100")), Ok(Effect::None));
         assert_eq!(o.move_overhead_ms, 100);
+        assert_eq!(o.set("EvalFile", Some("/nets/a b.nnue")), Ok(Effect::LoadNetwork));
+        assert_eq!(o.eval_file, "/nets/a b.nnue");
+        assert_eq!(o.set("evalfile", None), Ok(Effect::LoadNetwork));
+        assert_eq!(o.eval_file, EMBEDDED_NET);
     }
 }

@@ -6,7 +6,15 @@
 //! output concatenates the side to move's accumulator and the other's, activates them with
 //! `clamp(x, 0, 1)^2` and takes a weighted sum; the result times [`SCALE`] is centipawns.
 
+mod accumulator;
+mod describe;
 pub mod file;
+mod network;
+pub mod simd;
+
+pub use accumulator::AccumulatorStack;
+pub use describe::describe;
+pub use network::{Network, Row, current, set_current, use_embedded};
 
 use crate::chess::{Color, Piece, Square};
 

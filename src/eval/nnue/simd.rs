@@ -1,0 +1,133 @@
+//! The network's inner loops: accumulator updates and the output layer.
+//!
+//! With AVX2 (the build targets the CPU it is built on, see .cargo/config.toml) the output
+//! layer uses `std::arch` intrinsics; without it, or with the `scalar-eval` feature, portable
+//! loops give bit-identical results. The accumulator updates are plain loops over fixed-size
+//! arrays, which the compiler vectorises for whatever the target has.
+
+use super::{HIDDEN, QA};
+
+/// `out = input + added - removed`, element by element, for any number of rows (up to 2 each).
+#[inline(always)]
+pub fn apply(
+    out: &mut [i16; HIDDEN],
+    input: &[i16; HIDDEN],
+    added: &[&[i16; HIDDEN]],
+    removed: &[&[i16; HIDDEN]],
+) {
+    match (added, removed) {
+        ([a], [r]) => {
+            for i in 0..HIDDEN {
+                out[i] = input[i].wrapping_add(a[i]).wrapping_sub(r[i]);
+            }
+        }
+        ([a], [r1, r2]) => {
+            for i in 0..HIDDEN {
+                out[i] = input[i].wrapping_add(a[i]).wrapping_sub(r1[i]).wrapping_sub(r2[i]);
+            }
+        }
+        ([a1, a2], [r1, r2]) => {
+            for i in 0..HIDDEN {
+                out[i] = input[i]
+                    .wrapping_add(a1[i])
+                    .wrapping_add(a2[i])
+                    .wrapping_sub(r1[i])
+                    .wrapping_sub(r2[i]);
+            }
+        }
+        _ => {
+            *out = *input;
+            for a in added {
+                add_in_place(out, a);
+            }
+            for r in removed {
+                for i in 0..HIDDEN {
+                    out[i] = out[i].wrapping_sub(r[i]);
+                }
+            }
+        }
+    }
+}
+
+#[inline(always)]
+pub fn add_in_place(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for i in 0..HIDDEN {
+        acc[i] = acc[i].wrapping_add(row[i]);
+    }
+}
+
+/// `sum clamp(us, 0, QA)^2 * w[..HIDDEN] + clamp(them, 0, QA)^2 * w[HIDDEN..]`, before the
+/// final division by QA.
+#[inline(always)]
+pub fn screlu_output(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[i16]) -> i32 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(feature = "scalar-eval")))]
+    {
+        // SAFETY: the build enables AVX2 for the target CPU, checked by the cfg above.
+        unsafe { avx2::screlu_output(us, them, weights) }
+    }
+    #[cfg(not(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        not(feature = "scalar-eval")
+    )))]
+    {
+        scalar::screlu_output(us, them, weights)
+    }
+}
+
+pub mod scalar {
+    use super::{HIDDEN, QA};
+
+    pub fn screlu_output(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[i16]) -> i32 {
+        // Wrapping like the SIMD lanes, so that both paths agree on any input.
+        let half = |acc: &[i16; HIDDEN], w: &[i16]| -> i32 {
+            acc.iter().zip(w).fold(0i32, |sum, (&x, &w)| {
+                let v = i32::from(x).clamp(0, QA);
+                sum.wrapping_add((v * i32::from(w)) as i16 as i32 * v)
+            })
+        };
+        half(us, &weights[..HIDDEN]).wrapping_add(half(them, &weights[HIDDEN..2 * HIDDEN]))
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+pub mod avx2 {
+    use std::arch::x86_64::*;
+
+    use super::{HIDDEN, QA};
+
+    /// Squared clipped ReLU dot product: v = clamp(x, 0, QA); (v * w) fits an i16 because the
+    /// trainer keeps |w| * QA below 2^15, so `madd(v * w, v)` sums v * v * w in i32 lanes.
+    ///
+    /// # Safety
+    /// The CPU must support AVX2.
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn screlu_output(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[i16]) -> i32 {
+        assert!(weights.len() >= 2 * HIDDEN);
+        let zero = _mm256_setzero_si256();
+        let max = _mm256_set1_epi16(QA as i16);
+        let mut sum = _mm256_setzero_si256();
+        for (acc, w) in [(us, &weights[..HIDDEN]), (them, &weights[HIDDEN..2 * HIDDEN])] {
+            for i in (0..HIDDEN).step_by(16) {
+                // SAFETY: i + 16 <= HIDDEN for both slices (HIDDEN is a multiple of 16);
+                // unaligned loads have no alignment requirement.
+                let (x, w) = unsafe {
+                    (
+                        _mm256_loadu_si256(acc.as_ptr().add(i).cast()),
+                        _mm256_loadu_si256(w.as_ptr().add(i).cast()),
+                    )
+                };
+                let v = _mm256_min_epi16(_mm256_max_epi16(x, zero), max);
+                let vw = _mm256_mullo_epi16(v, w);
+                sum = _mm256_add_epi32(sum, _mm256_madd_epi16(vw, v));
+            }
+        }
+        let high = _mm256_extracti128_si256(sum, 1);
+        let quad = _mm_add_epi32(_mm256_castsi256_si128(sum), high);
+        let pair = _mm_add_epi32(quad, _mm_shuffle_epi32(quad, 0b01_00_11_10));
+        let one = _mm_add_epi32(pair, _mm_shuffle_epi32(pair, 0b10_11_00_01));
+        _mm_cvtsi128_si32(one)
+    }
+}
+
+const _: () = assert!(HIDDEN.is_multiple_of(16), "the SIMD loops take 16 values at a time");

@@ -1,0 +1,126 @@
+//! The network's inference: incremental accumulators equal fresh ones, colour symmetry, and
+//! the SIMD output layer equal to the portable one.
+
+use proptest::prelude::*;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use zwischen::chess::Position;
+use zwischen::eval::nnue::{self, AccumulatorStack, HIDDEN, simd};
+
+const STARTS: &[&str] = &[
+    zwischen::chess::START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "1rk4r/8/8/8/8/8/8/1RK4R w HBhb - 0 1",
+    "n1b1k2r/1P4pp/8/8/8/8/1p4PP/R3K1NB w Qk - 0 1",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// Along random games (castling, en passant, promotions, Chess960 and null moves among
+    /// them) the lazily updated accumulators always equal ones computed from scratch, however
+    /// many plies an update spans.
+    #[test]
+    fn incremental_accumulators_equal_a_refresh(start in 0usize..STARTS.len(), choices in prop::collection::vec(any::<u16>(), 0..120)) {
+        let net = nnue::current();
+        let mut pos = Position::from_fen(STARTS[start]).unwrap();
+        let mut stack = AccumulatorStack::new(choices.len() + 2);
+        stack.reset(&net, &pos);
+        for (ply, &choice) in choices.iter().enumerate() {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let parent = pos;
+            if choice % 17 == 0 && !pos.in_check() {
+                stack.push(ply, &parent, None);
+                pos.make_null_move();
+            } else {
+                let mv = moves.as_slice()[choice as usize % moves.len()];
+                stack.push(ply, &parent, Some(mv));
+                pos.make_move(mv);
+            }
+            if choice % 3 == 0 {
+                prop_assert_eq!(stack.accumulators(&net, ply + 1), net.refresh(&pos), "{}", pos.to_fen());
+                prop_assert_eq!(stack.evaluate(&net, ply + 1, &pos), net.evaluate(&pos));
+            }
+        }
+    }
+}
+
+/// The same position with colours swapped: board flipped top to bottom, piece colours and the
+/// side to move exchanged, castling and en-passant fields mirrored.
+fn colour_flipped(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let swap_case = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() { c.to_ascii_lowercase() } else { c.to_ascii_uppercase() }
+            })
+            .collect()
+    };
+    let board: Vec<String> = fields[0].split('/').rev().map(swap_case).collect();
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    let castling = if fields[2] == "-" { "-".to_string() } else { swap_case(fields[2]) };
+    let en_passant = match fields[3] {
+        "-" => "-".to_string(),
+        sq => format!("{}{}", &sq[..1], if &sq[1..] == "3" { "6" } else { "3" }),
+    };
+    format!("{} {side} {castling} {en_passant} {} {}", board.join("/"), fields[4], fields[5])
+}
+
+#[test]
+fn colour_flipped_positions_evaluate_the_same() {
+    let net = nnue::current();
+    let mut rng = StdRng::seed_from_u64(7);
+    let mut checked = 0;
+    for start in STARTS {
+        let mut pos = Position::from_fen(start).unwrap();
+        for _ in 0..60 {
+            let flipped = Position::from_fen(&colour_flipped(&pos.to_fen())).unwrap();
+            assert_eq!(net.evaluate(&pos), net.evaluate(&flipped), "{}", pos.to_fen());
+            checked += 1;
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.make_move(moves.as_slice()[rng.random_range(0..moves.len())]);
+        }
+    }
+    assert!(checked > 200);
+}
+
+#[test]
+fn simd_output_equals_the_portable_loop() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let net = nnue::current();
+    for round in 0..2000 {
+        let mut us = [0i16; HIDDEN];
+        let mut them = [0i16; HIDDEN];
+        let mut weights = vec![0i16; 2 * HIDDEN];
+        // Mostly values of the size real accumulators and weights have, sometimes any i16.
+        let wide = round % 4 == 0;
+        for v in us.iter_mut().chain(them.iter_mut()) {
+            *v = if wide { rng.random() } else { rng.random_range(-600..600) };
+        }
+        for w in weights.iter_mut() {
+            *w = if wide { rng.random() } else { rng.random_range(-127..=127) };
+        }
+        assert_eq!(
+            simd::screlu_output(&us, &them, &weights),
+            simd::scalar::screlu_output(&us, &them, &weights)
+        );
+    }
+    // And on real accumulators with the real output weights.
+    let pos = Position::from_fen(STARTS[1]).unwrap();
+    let [white, black] = net.refresh(&pos);
+    let weights = net.output_weights();
+    assert_eq!(
+        simd::screlu_output(&white.0, &black.0, weights),
+        simd::scalar::screlu_output(&white.0, &black.0, weights)
+    );
+}
