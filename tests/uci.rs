@@ -316,3 +316,66 @@ fn perft_over_uci() {
     assert_eq!(moves.len(), 48);
     assert_eq!(lines.last().map(String::as_str), Some(""));
 }
+
+/// The `Network <hash>` line of the `eval` command: which net is in use.
+fn network_in_use(e: &mut Engine) -> String {
+    e.send("eval");
+    e.expect_prefix("Network ", SOON).0
+}
+
+#[test]
+fn eval_file_loads_good_nets_and_refuses_bad_ones() {
+    use zwischen::eval::nnue::file::{HEADER_BYTES, fnv1a};
+    let embedded =
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/nnue/zwischen.nnue")).unwrap();
+    let dir = std::env::temp_dir().join(format!("zwischen eval file {}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, bytes: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    // A different but valid net: one weight changed and the hash recomputed.
+    let mut other = embedded.clone();
+    other[HEADER_BYTES + 100] ^= 1;
+    let hash = fnv1a(&other[HEADER_BYTES..]);
+    other[40..48].copy_from_slice(&hash.to_le_bytes());
+    let other_path = write("other net.nnue", &other);
+    let truncated = write("truncated.nnue", &embedded[..embedded.len() / 2]);
+    let mut corrupt = embedded.clone();
+    corrupt[HEADER_BYTES + 7] ^= 0x40;
+    let corrupt = write("corrupt.nnue", &corrupt);
+    let mut version = embedded.clone();
+    version[4] = 99;
+    let version = write("version.nnue", &version);
+    let oversized = write("oversized.nnue", &[embedded.as_slice(), &[0u8; 8]].concat());
+    let text = write("text.nnue", "not a network at all\n".repeat(10).as_bytes());
+
+    let mut e = Engine::start();
+    let original = network_in_use(&mut e);
+    for (path, why) in [
+        ("/no/such/dir/net.nnue".to_string(), "No such file"),
+        (truncated, "payload is"),
+        (corrupt, "corrupt"),
+        (version, "format version 99"),
+        (oversized, "payload is"),
+        (text, "bad magic"),
+    ] {
+        e.send(&format!("setoption name EvalFile value {path}"));
+        let (line, _) = e.expect_prefix("info string", SOON);
+        assert!(line.starts_with("info string error: EvalFile") && line.contains(why), "{line}");
+        assert_eq!(network_in_use(&mut e), original, "a refused file must not replace the net");
+    }
+    e.send(&format!("setoption name EvalFile value {other_path}"));
+    let (line, _) = e.expect_prefix("info string", SOON);
+    assert!(line.starts_with("info string EvalFile: loaded"), "{line}");
+    assert_eq!(network_in_use(&mut e), format!("Network {hash:016x}"));
+    let (line, _) = e.go("depth 4");
+    assert_legal(zwischen::chess::START_FEN, &[], &line);
+    e.send("setoption name EvalFile value <internal>");
+    e.expect_prefix("info string EvalFile: the embedded network", SOON);
+    assert_eq!(network_in_use(&mut e), original);
+    e.send("quit");
+    assert!(e.wait_exit(SOON));
+    let _ = std::fs::remove_dir_all(&dir);
+}
