@@ -58,7 +58,7 @@ use rand::SeedableRng;
 use rand::rngs::StdRng;
 use thiserror::Error;
 
-pub use adamw::AdamW;
+pub use adamw::{AdamW, StepRule};
 pub use checkpoint::{Checkpoint, CheckpointError};
 pub use data::{Dataset, LoadReport};
 pub use network::{Network, Scratch};
@@ -232,19 +232,67 @@ impl Trainer {
                     .collect();
                 handles.into_iter().map(|h| h.join().expect("training thread panicked")).collect()
             });
-            let (first, rest) = self.workers.split_at_mut(1);
-            for worker in &rest[..used - 1] {
-                for (sum, g) in first[0].grad.iter_mut().zip(&worker.grad) {
-                    *sum += g;
-                }
-            }
             losses.iter().sum()
         };
-        let decayed = self.network.decayed_ranges();
-        let scale = 1.0 / batch.len() as f32;
-        self.adam.step(self.network.params_mut(), &self.workers[0].grad, scale, lr, &decayed);
-        self.network.clip();
+        let rule = self.adam.begin_step(lr, 1.0 / batch.len() as f32);
+        self.update(rule, used);
         loss
+    }
+
+    /// Sums the first `used` workers' gradients into the first's and applies `rule`. The
+    /// feature weights, nearly all parameters, are split between the threads; each element's
+    /// sum still runs over the workers in order, so the result does not depend on the split.
+    fn update(&mut self, rule: StepRule, used: usize) {
+        let threads = self.workers.len();
+        let groups = self.network.groups();
+        let (first, rest) = self.workers.split_at_mut(1);
+        let others: Vec<&[f32]> = rest[..used - 1].iter().map(|w| w.grad.as_slice()).collect();
+        let others = &others;
+        let update = move |start: usize,
+                           p: &mut [f32],
+                           g: &mut [f32],
+                           m: &mut [f32],
+                           v: &mut [f32],
+                           decay: bool,
+                           clip: bool| {
+            let end = start + g.len();
+            for other in others {
+                for (sum, x) in g.iter_mut().zip(&other[start..end]) {
+                    *sum += x;
+                }
+            }
+            rule.apply(p, g, m, v, decay);
+            if clip {
+                network::clip(p);
+            }
+        };
+        let mut params = self.network.params_mut();
+        let mut grad = first[0].grad.as_mut_slice();
+        let mut m = self.adam.m.as_mut_slice();
+        let mut v = self.adam.v.as_mut_slice();
+        std::thread::scope(|scope| {
+            for (range, decay, clip) in groups {
+                let len = range.len();
+                let (p, p_rest) = std::mem::take(&mut params).split_at_mut(len);
+                let (g, g_rest) = std::mem::take(&mut grad).split_at_mut(len);
+                let (gm, m_rest) = std::mem::take(&mut m).split_at_mut(len);
+                let (gv, v_rest) = std::mem::take(&mut v).split_at_mut(len);
+                (params, grad, m, v) = (p_rest, g_rest, m_rest, v_rest);
+                if threads == 1 || len < 4096 {
+                    update(range.start, p, g, gm, gv, decay, clip);
+                    continue;
+                }
+                let piece = len.div_ceil(threads);
+                let parts = p
+                    .chunks_mut(piece)
+                    .zip(g.chunks_mut(piece))
+                    .zip(gm.chunks_mut(piece).zip(gv.chunks_mut(piece)));
+                for (i, ((p, g), (m, v))) in parts.enumerate() {
+                    let start = range.start + i * piece;
+                    scope.spawn(move || update(start, p, g, m, v, decay, clip));
+                }
+            }
+        });
     }
 
     /// One pass over `train` in an order shuffled by `shuffle_seed`; returns the mean loss.
@@ -367,7 +415,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
     let hidden = network.hidden();
     writeln!(
         log,
-        "network: 768 -> {hidden} x 2 -> 1, {} parameters; {} threads, batch {}, lr {} -> {}, wdl {}, weight decay {}, seed {}",
+        "network: 768 -> {hidden} x 2 -> 1, {} parameters; {} threads, batch {}, lr {:.3e} -> {:.3e}, wdl {}, weight decay {}, seed {}",
         network.params().len(),
         settings.threads,
         settings.batch,
@@ -411,7 +459,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
         write_file(&settings.out, &trainer.network.quantise().to_bytes())?;
         writeln!(
             log,
-            "epoch {done:>3}/{}  train {train_loss:.6}  val {val_loss:.6}  lr {lr:.6}  {:.0} pos/s  {:.1} s",
+            "epoch {done:>3}/{}  train {train_loss:.6}  val {val_loss:.6}  lr {lr:.3e}  {:.0} pos/s  {:.1} s",
             settings.epochs,
             train.len() as f64 / train_seconds.max(1e-9),
             epoch_started.elapsed().as_secs_f64()
@@ -525,6 +573,37 @@ mod tests {
         let first = run();
         assert_eq!(first, run());
         assert_ne!(first, Network::new(16, 4));
+    }
+
+    #[test]
+    fn threaded_step_equals_the_serial_sum() {
+        let data = dataset(5000, 3);
+        let batch: Vec<u32> = (0..5000).collect();
+        let mut threaded = trainer(8, 2, 3);
+        threaded.step(&data, &batch, 0.25, 0.01);
+        // The same step by hand: chunk gradients summed in order, then AdamW and the clip.
+        let mut network = Network::new(8, 2);
+        let mut adam = AdamW::new(network.params().len(), 0.01);
+        let mut sum = vec![0.0f32; network.params().len()];
+        let mut scratch = Scratch::new(8);
+        for part in batch.chunks(5000usize.div_ceil(3)) {
+            let mut grad = vec![0.0f32; sum.len()];
+            for &i in part {
+                network.backprop(&data.sample(i as usize), 0.25, &mut scratch, &mut grad);
+            }
+            sum.iter_mut().zip(&grad).for_each(|(s, g)| *s += g);
+        }
+        let rule = adam.begin_step(0.01, 1.0 / 5000.0);
+        for (range, decay, clip) in network.groups() {
+            let (m, v) = (&mut adam.m[range.clone()], &mut adam.v[range.clone()]);
+            let p = &mut network.params_mut()[range.clone()];
+            rule.apply(p, &sum[range], m, v, decay);
+            if clip {
+                network::clip(p);
+            }
+        }
+        assert_eq!(threaded.network, network);
+        assert_eq!(threaded.adam, adam);
     }
 
     #[test]
