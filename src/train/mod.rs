@@ -358,33 +358,6 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
 /// Loads the data and trains as `settings` say, logging to `log`; returns the final network.
 pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainError> {
     settings.check()?;
-    let started = Instant::now();
-    let mut data = Dataset::default();
-    let mut report = LoadReport::default();
-    for path in &settings.data {
-        data.load_file(path, &mut report)
-            .map_err(|source| TrainError::Read { path: path.display().to_string(), source })?;
-    }
-    for (path, bytes) in &report.partial {
-        writeln!(log, "warning: {path} ends with a partial record of {bytes} bytes, ignored").ok();
-    }
-    if data.is_empty() {
-        return Err(TrainError::NoData);
-    }
-    let (train, validation) = data::split(data.len(), settings.val_fraction, settings.seed);
-    writeln!(
-        log,
-        "data: {} records read, {} invalid, {} with |score| > {} skipped; {} training and {} validation positions ({:.1} s)",
-        report.records,
-        report.invalid,
-        report.extreme,
-        data::MAX_SCORE,
-        train.len(),
-        validation.len(),
-        started.elapsed().as_secs_f64()
-    )
-    .ok();
-
     let (network, adam, start_epoch) = match &settings.resume {
         Some(path) => {
             let shown = path.display().to_string();
@@ -412,6 +385,33 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
             (network, adam, 0)
         }
     };
+    let started = Instant::now();
+    let mut data = Dataset::default();
+    let mut report = LoadReport::default();
+    for path in &settings.data {
+        data.load_file(path, &mut report)
+            .map_err(|source| TrainError::Read { path: path.display().to_string(), source })?;
+    }
+    for (path, bytes) in &report.partial {
+        writeln!(log, "warning: {path} ends with a partial record of {bytes} bytes, ignored").ok();
+    }
+    if data.is_empty() {
+        return Err(TrainError::NoData);
+    }
+    let (train, validation) = data::split(data.len(), settings.val_fraction, settings.seed);
+    writeln!(
+        log,
+        "data: {} records read, {} invalid, {} with |score| > {} skipped; {} training and {} validation positions ({:.1} s)",
+        report.records,
+        report.invalid,
+        report.extreme,
+        data::MAX_SCORE,
+        train.len(),
+        validation.len(),
+        started.elapsed().as_secs_f64()
+    )
+    .ok();
+
     let hidden = network.hidden();
     writeln!(
         log,
@@ -459,8 +459,9 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
         write_file(&settings.out, &trainer.network.quantise().to_bytes())?;
         writeln!(
             log,
-            "epoch {done:>3}/{}  train {train_loss:.6}  val {val_loss:.6}  lr {lr:.3e}  {:.0} pos/s  {:.1} s",
+            "epoch {done:>3}/{}  train {train_loss:.6}  val {}  lr {lr:.3e}  {:.0} pos/s  {:.1} s",
             settings.epochs,
+            if validation.is_empty() { "-".to_string() } else { format!("{val_loss:.6}") },
             train.len() as f64 / train_seconds.max(1e-9),
             epoch_started.elapsed().as_secs_f64()
         )
@@ -608,7 +609,7 @@ mod tests {
 
     #[test]
     fn training_lowers_the_loss() {
-        let data = dataset(3000, 5);
+        let data = dataset(2000, 5);
         let (train, validation) = data::split(data.len(), 0.1, 1);
         let mut t = trainer(16, 1, 2);
         let before = t.mean_loss(&data, &validation, 0.0);
@@ -616,7 +617,7 @@ mod tests {
             t.epoch(&data, &train, 64, 0.0, 0.01, epoch_seed(1, epoch));
         }
         let after = t.mean_loss(&data, &validation, 0.0);
-        assert!(after < 0.3 * before, "validation loss {before} -> {after}");
+        assert!(after < 0.2 * before, "validation loss {before} -> {after}");
     }
 
     #[test]
