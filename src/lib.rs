@@ -2,7 +2,8 @@
 //!
 //! Layers, each using only those before it: `chess` (rules, move generation, perft) → `eval`
 //! (static evaluation) → `search` (alpha-beta, hash table, time) → `bench`, `uci` (protocol);
-//! `datagen` and `tune` are developer tools for fitting the evaluation.
+//! `datagen`, `train` (the NNUE trainer) and `tune` are developer tools for fitting the
+//! evaluation; nothing in the engine uses them.
 
 pub mod bench;
 pub mod chess;
@@ -10,5 +11,6 @@ pub mod datagen;
 pub mod epd;
 pub mod eval;
 pub mod search;
+pub mod train;
 pub mod tune;
 pub mod uci;

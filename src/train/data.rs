@@ -1,0 +1,234 @@
+//! Training positions in memory: each record reduced to its active features and its labels,
+//! the validation split and the per-epoch shuffle.
+//!
+//! A position keeps only the White-view feature index of each piece (`u16`); the Black view
+//! of the same piece is [`flip`] of it, so both accumulators come from one list. Labels are
+//! stored from the side to move's point of view, the way the network sees them.
+
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use crate::chess::{Color, Piece, Square};
+use crate::datagen::{PackedPosition, RECORD_BYTES};
+use crate::eval::nnue::{INPUTS, SCALE, feature_index};
+
+/// Records whose score is larger than this in absolute value (mate scores) are left out.
+pub const MAX_SCORE: i32 = 10_000;
+
+/// The Black-view index of a feature given its White-view index: the piece changes from "own"
+/// to "their" (or back) and the board is mirrored vertically.
+#[inline(always)]
+pub fn flip(white_view: usize) -> usize {
+    let half = INPUTS / 2;
+    let swapped = if white_view < half { white_view + half } else { white_view - half };
+    swapped ^ 56
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Labels {
+    /// Centipawns, side to move's point of view.
+    score: i16,
+    /// 0 loss, 1 draw, 2 win for the side to move.
+    result: u8,
+    side: Color,
+}
+
+/// One position as the trainer reads it.
+#[derive(Clone, Copy, Debug)]
+pub struct Sample<'a> {
+    /// White-view feature indices of the pieces.
+    pub features: &'a [u16],
+    pub side: Color,
+    /// Centipawns, side to move's point of view.
+    pub score: i16,
+    /// 0 loss, 1 draw, 2 win for the side to move.
+    pub result: u8,
+}
+
+impl Sample<'_> {
+    /// The training target: `(1 - wdl) * sigmoid(score / SCALE) + wdl * result`, all from the
+    /// side to move's point of view, result 1 for a win, 0.5 for a draw and 0 for a loss.
+    #[inline]
+    pub fn target(&self, wdl: f32) -> f32 {
+        let expected = super::network::sigmoid(f32::from(self.score) / SCALE as f32);
+        (1.0 - wdl) * expected + wdl * 0.5 * f32::from(self.result)
+    }
+}
+
+/// What loading the record files found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LoadReport {
+    /// Records read, kept or not.
+    pub records: usize,
+    /// Records `PackedPosition::from_bytes` refused.
+    pub invalid: usize,
+    /// Records left out for a score beyond [`MAX_SCORE`].
+    pub extreme: usize,
+    /// Files whose length is not a multiple of the record size, with the bytes ignored.
+    pub partial: Vec<(String, usize)>,
+}
+
+/// All positions, packed: the features of position `i` are `features[offsets[i]..offsets[i+1]]`.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    features: Vec<u16>,
+    offsets: Vec<u32>,
+    labels: Vec<Labels>,
+}
+
+impl Default for Dataset {
+    fn default() -> Self {
+        Dataset { features: Vec::new(), offsets: vec![0], labels: Vec::new() }
+    }
+}
+
+impl Dataset {
+    pub fn len(&self) -> usize {
+        self.labels.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.labels.is_empty()
+    }
+
+    /// Adds a position given its pieces, the side to move, its White-view score in
+    /// centipawns and its result (0 Black won, 1 draw, 2 White won).
+    pub fn push(
+        &mut self,
+        pieces: impl Iterator<Item = (Piece, Square)>,
+        side: Color,
+        white_score: i16,
+        white_result: u8,
+    ) {
+        self.features.extend(
+            pieces.map(|(piece, square)| feature_index(Color::White, piece, square) as u16),
+        );
+        let end = u32::try_from(self.features.len())
+            .expect("fewer than 2^32 features (some 150 million positions) in memory");
+        self.offsets.push(end);
+        let (score, result) = match side {
+            Color::White => (white_score, white_result),
+            Color::Black => (white_score.saturating_neg(), 2 - white_result.min(2)),
+        };
+        self.labels.push(Labels { score, result, side });
+    }
+
+    /// Adds a record; false if it is left out for its score.
+    pub fn push_record(&mut self, record: &PackedPosition) -> bool {
+        if i32::from(record.score).abs() > MAX_SCORE {
+            return false;
+        }
+        self.push(record.pieces(), record.side, record.score, record.result);
+        true
+    }
+
+    #[inline(always)]
+    pub fn sample(&self, index: usize) -> Sample<'_> {
+        let (start, end) = (self.offsets[index] as usize, self.offsets[index + 1] as usize);
+        let labels = self.labels[index];
+        Sample {
+            features: &self.features[start..end],
+            side: labels.side,
+            score: labels.score,
+            result: labels.result,
+        }
+    }
+
+    /// Reads every record of `path` into the set (see [`LoadReport`] for what is skipped).
+    pub fn load_file(&mut self, path: &Path, report: &mut LoadReport) -> std::io::Result<()> {
+        let file = File::open(path)?;
+        let length = file.metadata()?.len();
+        let whole = length / RECORD_BYTES as u64;
+        let rest = (length % RECORD_BYTES as u64) as usize;
+        if rest != 0 {
+            report.partial.push((path.display().to_string(), rest));
+        }
+        let mut reader = BufReader::with_capacity(1 << 20, file);
+        let mut record = [0u8; RECORD_BYTES];
+        self.features.reserve(whole as usize * 24);
+        self.offsets.reserve(whole as usize);
+        self.labels.reserve(whole as usize);
+        for _ in 0..whole {
+            reader.read_exact(&mut record)?;
+            report.records += 1;
+            match PackedPosition::from_bytes(&record) {
+                Ok(packed) => {
+                    if !self.push_record(&packed) {
+                        report.extreme += 1;
+                    }
+                }
+                Err(_) => report.invalid += 1,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Fisher-Yates shuffle driven by `rng`.
+pub fn shuffle(indices: &mut [u32], rng: &mut StdRng) {
+    for i in (1..indices.len()).rev() {
+        let j = rng.random_range(0..=i);
+        indices.swap(i, j);
+    }
+}
+
+/// Splits positions `0..count` into training and validation indices: a shuffle seeded by
+/// `seed`, whose last `val_fraction` (rounded) is held out. At least one position trains.
+pub fn split(count: usize, val_fraction: f64, seed: u64) -> (Vec<u32>, Vec<u32>) {
+    let count = u32::try_from(count).expect("fewer than 2^32 positions");
+    let mut indices: Vec<u32> = (0..count).collect();
+    let mut rng = StdRng::seed_from_u64(seed ^ 0x5eed_0f5a_1e17_d00d);
+    shuffle(&mut indices, &mut rng);
+    let held = ((f64::from(count) * val_fraction.clamp(0.0, 1.0)).round() as usize)
+        .min((count as usize).saturating_sub(1));
+    let validation = indices.split_off(indices.len() - held);
+    (indices, validation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    #[test]
+    fn flip_is_the_black_view() {
+        for piece in Piece::ALL {
+            for square in Square::all() {
+                let white = feature_index(Color::White, piece, square);
+                assert_eq!(flip(white), feature_index(Color::Black, piece, square));
+                assert_eq!(flip(flip(white)), white);
+            }
+        }
+    }
+
+    #[test]
+    fn labels_are_turned_to_the_side_to_move() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 b - - 0 1").unwrap();
+        let record = PackedPosition::pack(&pos, 150, 2);
+        let mut data = Dataset::default();
+        assert!(data.push_record(&record));
+        assert!(!data.push_record(&PackedPosition::pack(&pos, 10_001, 2)));
+        assert_eq!(data.len(), 1);
+        let sample = data.sample(0);
+        assert_eq!((sample.side, sample.score, sample.result), (Color::Black, -150, 0));
+        assert_eq!(sample.features.len(), 3);
+        let target = sample.target(0.5);
+        let expected = 0.5 / (1.0 + (150.0f32 / 400.0).exp());
+        assert!((target - expected).abs() < 1e-6);
+    }
+
+    #[test]
+    fn split_holds_out_a_seeded_share() {
+        let (train, val) = split(1000, 0.1, 7);
+        assert_eq!((train.len(), val.len()), (900, 100));
+        assert_eq!(split(1000, 0.1, 7), (train.clone(), val.clone()));
+        let mut all: Vec<u32> = train.iter().chain(&val).copied().collect();
+        all.sort_unstable();
+        assert!(all.iter().enumerate().all(|(i, &x)| i as u32 == x));
+        assert_eq!(split(1, 0.5, 1).0.len(), 1);
+    }
+}

@@ -1,0 +1,682 @@
+//! The NNUE trainer: fits the float network to datagen records and writes the quantised net
+//! the engine loads.
+//!
+//! # Training
+//!
+//! ```text
+//! zwischen train --data FILE [--data FILE2 ...] --out NET.nnue [--hidden 256] [--epochs 30]
+//!     [--batch 16384] [--lr 0.001] [--final-lr-ratio 0.01] [--wdl 0.25] [--weight-decay 0.01]
+//!     [--threads N] [--seed 1] [--val-fraction 0.01] [--checkpoint-dir DIR]
+//!     [--resume CHECKPOINT]
+//! ```
+//!
+//! * **Data.** Every file of 32-byte records (`zwischen datagen`, or `zwischen convert` from
+//!   `FEN;result;score` text) is read into memory, about 60 bytes a position. Records that do
+//!   not decode are skipped and counted, as are records with |score| > 10000 (mate scores); a
+//!   trailing partial record is ignored with a warning. A shuffle seeded by `--seed` holds out
+//!   its last `--val-fraction` as the validation set, never trained on.
+//! * **Network.** The engine's: accumulator per view = feature biases + the feature weights of
+//!   every piece ([`crate::eval::nnue::feature_index`]); `out = sum screlu(acc_us) * w[..H] +
+//!   sum screlu(acc_them) * w[H..] + b` with `screlu(x) = clamp(x, 0, 1)^2`; centipawns for the
+//!   side to move = `out * 400`. Initialisation is seeded by `--seed` (see [`Network::new`]).
+//! * **Loss.** Mean squared error between `sigmoid(out)` and the target `(1 - wdl) *
+//!   sigmoid(score / 400) + wdl * result`, score and result (1 win, 0.5 draw, 0 loss) from the
+//!   side to move's point of view. Plain squared error (exponent 2) was chosen: it is the
+//!   usual choice at this size and has the simplest, exactly checkable gradient.
+//! * **Optimiser.** AdamW (beta 0.9 / 0.999, eps 1e-8) on the mean gradient of each batch,
+//!   weight decay `--weight-decay` (decoupled, on the two weight matrices only, not on biases).
+//!   After every step all weights and the feature biases are clamped to ±1.98
+//!   ([`crate::eval::nnue::WEIGHT_CLIP`]); the output bias is left free.
+//! * **Schedule.** Cosine per epoch: epoch `e` of `E` (from 0) uses `lr_end + (lr - lr_end) *
+//!   (1 + cos(pi * e / (E - 1))) / 2` with `lr_end = lr * final-lr-ratio`, so the first epoch
+//!   runs at `--lr` and the last at `lr_end`. The schedule depends on `--epochs`, so a resumed
+//!   run should be given the same `--epochs` as the original.
+//! * **Threads.** Each batch is split into one contiguous chunk per thread; each thread sums
+//!   its chunk's gradient into its own buffer and the buffers are added in thread order. A run
+//!   is therefore bit-for-bit reproducible for a given seed, data and thread count, but not
+//!   across thread counts (float sums group differently), though the results are equivalent.
+//! * **Output.** After every epoch: the quantised net to `--out` (see
+//!   [`crate::eval::nnue::file`]), so a stopped run leaves a usable net, and a float checkpoint
+//!   `<out stem>-epoch<N>.ckpt` (see [`checkpoint`]) in `--checkpoint-dir` (default: the
+//!   directory of `--out`). `--resume` continues from such a checkpoint: weights, optimiser
+//!   moments and the epoch count; each epoch's shuffle is seeded by the seed and the epoch
+//!   number, so a resumed run with the same settings matches an uninterrupted one exactly.
+//!
+//! Each epoch prints its number, the training loss (mean over the epoch, as the weights
+//! moved), the validation loss, the learning rate, positions per second and seconds.
+
+pub mod adamw;
+pub mod checkpoint;
+pub mod data;
+pub mod network;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rand::SeedableRng;
+use rand::rngs::StdRng;
+use thiserror::Error;
+
+pub use adamw::{AdamW, StepRule};
+pub use checkpoint::{Checkpoint, CheckpointError};
+pub use data::{Dataset, LoadReport};
+pub use network::{Network, Scratch};
+
+use crate::eval::nnue::HIDDEN;
+
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub data: Vec<PathBuf>,
+    pub out: PathBuf,
+    /// Hidden width; `None` means the checkpoint's when resuming, else the engine's.
+    pub hidden: Option<usize>,
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    pub final_lr_ratio: f32,
+    pub wdl: f32,
+    pub weight_decay: f32,
+    pub threads: usize,
+    pub seed: u64,
+    pub val_fraction: f64,
+    pub checkpoint_dir: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            data: Vec::new(),
+            out: PathBuf::from("net.nnue"),
+            hidden: None,
+            epochs: 30,
+            batch: 16384,
+            lr: 0.001,
+            final_lr_ratio: 0.01,
+            wdl: 0.25,
+            weight_decay: 0.01,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            seed: 1,
+            val_fraction: 0.01,
+            checkpoint_dir: None,
+            resume: None,
+        }
+    }
+}
+
+impl Settings {
+    /// The learning rate of epoch `epoch` (from 0): cosine from `lr` to `lr * final_lr_ratio`.
+    pub fn learning_rate(&self, epoch: usize) -> f32 {
+        if self.epochs <= 1 {
+            return self.lr;
+        }
+        let progress = (epoch as f64 / (self.epochs - 1) as f64).min(1.0);
+        let (start, end) = (f64::from(self.lr), f64::from(self.lr * self.final_lr_ratio));
+        (end + (start - end) * 0.5 * (1.0 + (std::f64::consts::PI * progress).cos())) as f32
+    }
+
+    fn check(&self) -> Result<(), TrainError> {
+        let fail = |what: &str| Err(TrainError::Settings(what.to_string()));
+        if self.data.is_empty() {
+            return fail("no --data file given");
+        }
+        if self.epochs == 0 || self.batch == 0 || self.threads == 0 {
+            return fail("--epochs, --batch and --threads must be at least 1");
+        }
+        if self.hidden.is_some_and(|h| h == 0 || h > 1 << 16) {
+            return fail("--hidden must be between 1 and 65536");
+        }
+        let positive = |x: f32| x > 0.0 && x.is_finite();
+        if !positive(self.lr) || !positive(self.final_lr_ratio) {
+            return fail("--lr and --final-lr-ratio must be positive");
+        }
+        if !(0.0..=1.0).contains(&self.wdl) {
+            return fail("--wdl must be between 0 and 1");
+        }
+        if self.weight_decay.is_nan() || self.weight_decay < 0.0 {
+            return fail("--weight-decay must not be negative");
+        }
+        if !(0.0..1.0).contains(&self.val_fraction) {
+            return fail("--val-fraction must be at least 0 and below 1");
+        }
+        Ok(())
+    }
+
+    /// Where the checkpoint after `epoch` epochs goes.
+    pub fn checkpoint_path(&self, epoch: usize) -> PathBuf {
+        let dir = match &self.checkpoint_dir {
+            Some(dir) => dir.clone(),
+            None => self.out.parent().map_or_else(PathBuf::new, Path::to_path_buf),
+        };
+        let stem = self
+            .out
+            .file_stem()
+            .map_or_else(|| "net".to_string(), |stem| stem.to_string_lossy().into_owned());
+        dir.join(format!("{stem}-epoch{epoch}.ckpt"))
+    }
+}
+
+#[derive(Debug, Error)]
+pub enum TrainError {
+    #[error("{0}")]
+    Settings(String),
+    #[error("cannot read {path}: {source}")]
+    Read { path: String, source: std::io::Error },
+    #[error("cannot write {path}: {source}")]
+    Write { path: String, source: std::io::Error },
+    #[error("checkpoint {path}: {source}")]
+    Checkpoint { path: String, source: CheckpointError },
+    #[error("no usable training positions")]
+    NoData,
+}
+
+/// One thread's buffers, kept from batch to batch.
+struct Worker {
+    grad: Vec<f32>,
+    scratch: Scratch,
+}
+
+/// The network with its optimiser and per-thread gradient buffers.
+pub struct Trainer {
+    pub network: Network,
+    pub adam: AdamW,
+    workers: Vec<Worker>,
+}
+
+/// Adds the gradients of `part` to `worker.grad` (cleared first); returns the summed loss.
+fn accumulate(
+    network: &Network,
+    data: &Dataset,
+    part: &[u32],
+    wdl: f32,
+    worker: &mut Worker,
+) -> f64 {
+    worker.grad.fill(0.0);
+    let mut loss = 0.0f64;
+    for &index in part {
+        let sample = data.sample(index as usize);
+        loss += f64::from(network.backprop(&sample, wdl, &mut worker.scratch, &mut worker.grad));
+    }
+    loss
+}
+
+impl Trainer {
+    pub fn new(network: Network, adam: AdamW, threads: usize) -> Trainer {
+        let params = network.params().len();
+        let workers = (0..threads.max(1))
+            .map(|_| Worker { grad: vec![0.0; params], scratch: Scratch::new(network.hidden()) })
+            .collect();
+        Trainer { network, adam, workers }
+    }
+
+    /// One optimiser step on the positions `batch`; returns their summed loss (before it).
+    pub fn step(&mut self, data: &Dataset, batch: &[u32], wdl: f32, lr: f32) -> f64 {
+        if batch.is_empty() {
+            return 0.0;
+        }
+        let chunk = batch.len().div_ceil(self.workers.len());
+        let used = batch.len().div_ceil(chunk);
+        let network = &self.network;
+        let loss = if used == 1 {
+            accumulate(network, data, batch, wdl, &mut self.workers[0])
+        } else {
+            let losses: Vec<f64> = std::thread::scope(|scope| {
+                let handles: Vec<_> = self
+                    .workers
+                    .iter_mut()
+                    .zip(batch.chunks(chunk))
+                    .map(|(worker, part)| {
+                        scope.spawn(move || accumulate(network, data, part, wdl, worker))
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("training thread panicked")).collect()
+            });
+            losses.iter().sum()
+        };
+        let rule = self.adam.begin_step(lr, 1.0 / batch.len() as f32);
+        self.update(rule, used);
+        loss
+    }
+
+    /// Sums the first `used` workers' gradients into the first's and applies `rule`. The
+    /// feature weights, nearly all parameters, are split between the threads; each element's
+    /// sum still runs over the workers in order, so the result does not depend on the split.
+    fn update(&mut self, rule: StepRule, used: usize) {
+        let threads = self.workers.len();
+        let groups = self.network.groups();
+        let (first, rest) = self.workers.split_at_mut(1);
+        let others: Vec<&[f32]> = rest[..used - 1].iter().map(|w| w.grad.as_slice()).collect();
+        let others = &others;
+        let update = move |start: usize,
+                           p: &mut [f32],
+                           g: &mut [f32],
+                           m: &mut [f32],
+                           v: &mut [f32],
+                           decay: bool,
+                           clip: bool| {
+            let end = start + g.len();
+            for other in others {
+                for (sum, x) in g.iter_mut().zip(&other[start..end]) {
+                    *sum += x;
+                }
+            }
+            rule.apply(p, g, m, v, decay);
+            if clip {
+                network::clip(p);
+            }
+        };
+        let mut params = self.network.params_mut();
+        let mut grad = first[0].grad.as_mut_slice();
+        let mut m = self.adam.m.as_mut_slice();
+        let mut v = self.adam.v.as_mut_slice();
+        std::thread::scope(|scope| {
+            for (range, decay, clip) in groups {
+                let len = range.len();
+                let (p, p_rest) = std::mem::take(&mut params).split_at_mut(len);
+                let (g, g_rest) = std::mem::take(&mut grad).split_at_mut(len);
+                let (gm, m_rest) = std::mem::take(&mut m).split_at_mut(len);
+                let (gv, v_rest) = std::mem::take(&mut v).split_at_mut(len);
+                (params, grad, m, v) = (p_rest, g_rest, m_rest, v_rest);
+                if threads == 1 || len < 4096 {
+                    update(range.start, p, g, gm, gv, decay, clip);
+                    continue;
+                }
+                let piece = len.div_ceil(threads);
+                let parts = p
+                    .chunks_mut(piece)
+                    .zip(g.chunks_mut(piece))
+                    .zip(gm.chunks_mut(piece).zip(gv.chunks_mut(piece)));
+                for (i, ((p, g), (m, v))) in parts.enumerate() {
+                    let start = range.start + i * piece;
+                    scope.spawn(move || update(start, p, g, m, v, decay, clip));
+                }
+            }
+        });
+    }
+
+    /// One pass over `train` in an order shuffled by `shuffle_seed`; returns the mean loss.
+    pub fn epoch(
+        &mut self,
+        data: &Dataset,
+        train: &[u32],
+        batch: usize,
+        wdl: f32,
+        lr: f32,
+        shuffle_seed: u64,
+    ) -> f64 {
+        let mut order = train.to_vec();
+        data::shuffle(&mut order, &mut StdRng::seed_from_u64(shuffle_seed));
+        let mut total = 0.0;
+        for part in order.chunks(batch.max(1)) {
+            total += self.step(data, part, wdl, lr);
+        }
+        total / order.len().max(1) as f64
+    }
+
+    /// Mean loss of the current network on `indices`, over the trainer's threads.
+    pub fn mean_loss(&self, data: &Dataset, indices: &[u32], wdl: f32) -> f64 {
+        if indices.is_empty() {
+            return f64::NAN;
+        }
+        let network = &self.network;
+        let chunk = indices.len().div_ceil(self.workers.len());
+        let losses: Vec<f64> = std::thread::scope(|scope| {
+            let handles: Vec<_> = indices
+                .chunks(chunk)
+                .map(|part| {
+                    scope.spawn(move || {
+                        let mut scratch = Scratch::new(network.hidden());
+                        part.iter()
+                            .map(|&i| {
+                                f64::from(network.loss(&data.sample(i as usize), wdl, &mut scratch))
+                            })
+                            .sum::<f64>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("validation thread panicked")).collect()
+        });
+        losses.iter().sum::<f64>() / indices.len() as f64
+    }
+}
+
+/// The seed of epoch `epoch`'s shuffle.
+fn epoch_seed(seed: u64, epoch: usize) -> u64 {
+    seed ^ (epoch as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// Writes `bytes` to `path` through a temporary file, so a reader never sees half a file.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
+    let fail = |source| TrainError::Write { path: path.display().to_string(), source };
+    let mut temporary = path.as_os_str().to_owned();
+    temporary.push(".tmp");
+    std::fs::write(&temporary, bytes).map_err(fail)?;
+    std::fs::rename(&temporary, path).map_err(fail)
+}
+
+/// Loads the data and trains as `settings` say, logging to `log`; returns the final network.
+pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainError> {
+    settings.check()?;
+    let (network, adam, start_epoch) = match &settings.resume {
+        Some(path) => {
+            let shown = path.display().to_string();
+            let bytes = std::fs::read(path)
+                .map_err(|source| TrainError::Read { path: shown.clone(), source })?;
+            let checkpoint = Checkpoint::from_bytes(&bytes)
+                .map_err(|source| TrainError::Checkpoint { path: shown.clone(), source })?;
+            let hidden = checkpoint.network.hidden();
+            if settings.hidden.is_some_and(|h| h != hidden) {
+                return Err(TrainError::Settings(format!(
+                    "--hidden {} does not match the checkpoint's {hidden}",
+                    settings.hidden.unwrap_or_default()
+                )));
+            }
+            let mut adam = AdamW::new(checkpoint.network.params().len(), settings.weight_decay);
+            if let Some((m, v, steps)) = checkpoint.optimiser {
+                (adam.m, adam.v, adam.steps) = (m, v, steps);
+            }
+            writeln!(log, "resuming from {shown} after epoch {}", checkpoint.epoch).ok();
+            (checkpoint.network, adam, checkpoint.epoch as usize)
+        }
+        None => {
+            let network = Network::new(settings.hidden.unwrap_or(HIDDEN), settings.seed);
+            let adam = AdamW::new(network.params().len(), settings.weight_decay);
+            (network, adam, 0)
+        }
+    };
+    let started = Instant::now();
+    let mut data = Dataset::default();
+    let mut report = LoadReport::default();
+    for path in &settings.data {
+        data.load_file(path, &mut report)
+            .map_err(|source| TrainError::Read { path: path.display().to_string(), source })?;
+    }
+    for (path, bytes) in &report.partial {
+        writeln!(log, "warning: {path} ends with a partial record of {bytes} bytes, ignored").ok();
+    }
+    if data.is_empty() {
+        return Err(TrainError::NoData);
+    }
+    let (train, validation) = data::split(data.len(), settings.val_fraction, settings.seed);
+    writeln!(
+        log,
+        "data: {} records read, {} invalid, {} with |score| > {} skipped; {} training and {} validation positions ({:.1} s)",
+        report.records,
+        report.invalid,
+        report.extreme,
+        data::MAX_SCORE,
+        train.len(),
+        validation.len(),
+        started.elapsed().as_secs_f64()
+    )
+    .ok();
+
+    let hidden = network.hidden();
+    writeln!(
+        log,
+        "network: 768 -> {hidden} x 2 -> 1, {} parameters; {} threads, batch {}, lr {:.3e} -> {:.3e}, wdl {}, weight decay {}, seed {}",
+        network.params().len(),
+        settings.threads,
+        settings.batch,
+        settings.lr,
+        settings.lr * settings.final_lr_ratio,
+        settings.wdl,
+        settings.weight_decay,
+        settings.seed
+    )
+    .ok();
+    if hidden != HIDDEN {
+        writeln!(log, "warning: this engine build expects hidden width {HIDDEN}, not {hidden}")
+            .ok();
+    }
+
+    let mut trainer = Trainer::new(network, adam, settings.threads);
+    if start_epoch >= settings.epochs {
+        writeln!(log, "the checkpoint has {start_epoch} epochs already; nothing to train").ok();
+    }
+    for epoch in start_epoch..settings.epochs {
+        let epoch_started = Instant::now();
+        let lr = settings.learning_rate(epoch);
+        let train_loss = trainer.epoch(
+            &data,
+            &train,
+            settings.batch,
+            settings.wdl,
+            lr,
+            epoch_seed(settings.seed, epoch),
+        );
+        let train_seconds = epoch_started.elapsed().as_secs_f64();
+        let val_loss = trainer.mean_loss(&data, &validation, settings.wdl);
+        let done = epoch + 1;
+        let checkpoint = Checkpoint::new(&trainer.network, &trainer.adam, done as u32);
+        let checkpoint_path = settings.checkpoint_path(done);
+        if let Some(dir) = checkpoint_path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|source| TrainError::Write { path: dir.display().to_string(), source })?;
+        }
+        write_file(&checkpoint_path, &checkpoint.to_bytes())?;
+        write_file(&settings.out, &trainer.network.quantise().to_bytes())?;
+        writeln!(
+            log,
+            "epoch {done:>3}/{}  train {train_loss:.6}  val {}  lr {lr:.3e}  {:.0} pos/s  {:.1} s",
+            settings.epochs,
+            if validation.is_empty() { "-".to_string() } else { format!("{val_loss:.6}") },
+            train.len() as f64 / train_seconds.max(1e-9),
+            epoch_started.elapsed().as_secs_f64()
+        )
+        .ok();
+        log.flush().ok();
+    }
+    if start_epoch >= settings.epochs {
+        write_file(&settings.out, &trainer.network.quantise().to_bytes())?;
+    }
+    writeln!(
+        log,
+        "wrote {} ({:.1} s in all)",
+        settings.out.display(),
+        started.elapsed().as_secs_f64()
+    )
+    .ok();
+    Ok(trainer.network)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::PackedPosition;
+    use crate::eval::nnue::file::QuantisedNet;
+    use rand::RngExt;
+
+    /// Random (not necessarily legal) positions labelled by material: score = White's material
+    /// minus Black's in centipawns, result by its sign.
+    fn synthetic(count: usize, seed: u64) -> Vec<PackedPosition> {
+        const VALUES: [i32; 6] = [100, 300, 320, 500, 900, 0];
+        let mut rng = StdRng::seed_from_u64(seed);
+        (0..count)
+            .map(|_| {
+                let mut placed: Vec<(u8, u8)> = Vec::new();
+                let mut occupied = 0u64;
+                let extra = rng.random_range(0..14);
+                let mut pieces = vec![5u8, 11];
+                for _ in 0..extra {
+                    let kind = rng.random_range(0..5u8);
+                    pieces.push(if rng.random_range(0..2) == 0 { kind } else { kind + 6 });
+                }
+                for code in pieces {
+                    let square = loop {
+                        let square = rng.random_range(0..64u8);
+                        if occupied & (1 << square) == 0 {
+                            break square;
+                        }
+                    };
+                    occupied |= 1 << square;
+                    placed.push((square, code));
+                }
+                placed.sort_unstable();
+                let mut codes = [0u8; 16];
+                let mut material = 0;
+                for (i, &(_, code)) in placed.iter().enumerate() {
+                    codes[i / 2] |= code << (4 * (i % 2));
+                    let value = VALUES[usize::from(code % 6)];
+                    material += if code < 6 { value } else { -value };
+                }
+                let result = if material > 150 {
+                    2
+                } else if material < -150 {
+                    0
+                } else {
+                    1
+                };
+                PackedPosition {
+                    occupied,
+                    codes,
+                    score: material as i16,
+                    result,
+                    side: if rng.random_range(0..2) == 0 {
+                        crate::chess::Color::White
+                    } else {
+                        crate::chess::Color::Black
+                    },
+                    en_passant: 64,
+                    halfmove: 0,
+                    fullmove: 1,
+                }
+            })
+            .collect()
+    }
+
+    fn dataset(count: usize, seed: u64) -> Dataset {
+        let mut data = Dataset::default();
+        for record in synthetic(count, seed) {
+            assert!(data.push_record(&record));
+        }
+        data
+    }
+
+    fn trainer(hidden: usize, seed: u64, threads: usize) -> Trainer {
+        let network = Network::new(hidden, seed);
+        let adam = AdamW::new(network.params().len(), 0.01);
+        Trainer::new(network, adam, threads)
+    }
+
+    #[test]
+    fn training_is_deterministic() {
+        let data = dataset(600, 2);
+        let (train, _) = data::split(data.len(), 0.1, 4);
+        let run = || {
+            let mut t = trainer(16, 4, 3);
+            for epoch in 0..2 {
+                t.epoch(&data, &train, 50, 0.25, 0.01, epoch_seed(4, epoch));
+            }
+            t.network
+        };
+        let first = run();
+        assert_eq!(first, run());
+        assert_ne!(first, Network::new(16, 4));
+    }
+
+    #[test]
+    fn threaded_step_equals_the_serial_sum() {
+        let data = dataset(5000, 3);
+        let batch: Vec<u32> = (0..5000).collect();
+        let mut threaded = trainer(8, 2, 3);
+        threaded.step(&data, &batch, 0.25, 0.01);
+        // The same step by hand: chunk gradients summed in order, then AdamW and the clip.
+        let mut network = Network::new(8, 2);
+        let mut adam = AdamW::new(network.params().len(), 0.01);
+        let mut sum = vec![0.0f32; network.params().len()];
+        let mut scratch = Scratch::new(8);
+        for part in batch.chunks(5000usize.div_ceil(3)) {
+            let mut grad = vec![0.0f32; sum.len()];
+            for &i in part {
+                network.backprop(&data.sample(i as usize), 0.25, &mut scratch, &mut grad);
+            }
+            sum.iter_mut().zip(&grad).for_each(|(s, g)| *s += g);
+        }
+        let rule = adam.begin_step(0.01, 1.0 / 5000.0);
+        for (range, decay, clip) in network.groups() {
+            let (m, v) = (&mut adam.m[range.clone()], &mut adam.v[range.clone()]);
+            let p = &mut network.params_mut()[range.clone()];
+            rule.apply(p, &sum[range], m, v, decay);
+            if clip {
+                network::clip(p);
+            }
+        }
+        assert_eq!(threaded.network, network);
+        assert_eq!(threaded.adam, adam);
+    }
+
+    #[test]
+    fn training_lowers_the_loss() {
+        let data = dataset(2000, 5);
+        let (train, validation) = data::split(data.len(), 0.1, 1);
+        let mut t = trainer(16, 1, 2);
+        let before = t.mean_loss(&data, &validation, 0.0);
+        for epoch in 0..6 {
+            t.epoch(&data, &train, 64, 0.0, 0.01, epoch_seed(1, epoch));
+        }
+        let after = t.mean_loss(&data, &validation, 0.0);
+        assert!(after < 0.2 * before, "validation loss {before} -> {after}");
+    }
+
+    #[test]
+    fn schedule_runs_from_lr_to_the_final_ratio() {
+        let settings = Settings { epochs: 5, lr: 0.01, final_lr_ratio: 0.1, ..Settings::default() };
+        assert!((settings.learning_rate(0) - 0.01).abs() < 1e-9);
+        assert!((settings.learning_rate(2) - 0.0055).abs() < 1e-9);
+        assert!((settings.learning_rate(4) - 0.001).abs() < 1e-9);
+        assert_eq!(Settings { epochs: 1, ..settings }.learning_rate(0), 0.01);
+    }
+
+    #[test]
+    fn run_writes_the_net_and_resumes_exactly() {
+        let dir = std::env::temp_dir().join(format!("zwischen-train-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let records = synthetic(300, 9);
+        let mut first = Vec::new();
+        for record in &records[..200] {
+            first.extend_from_slice(&record.to_bytes());
+        }
+        first.extend_from_slice(&[0xff; 32]); // an invalid record
+        let mut second = Vec::new();
+        for record in &records[200..] {
+            second.extend_from_slice(&record.to_bytes());
+        }
+        second.extend_from_slice(&[1, 2, 3]); // a partial record
+        let data = vec![dir.join("a.bin"), dir.join("b.bin")];
+        std::fs::write(&data[0], first).unwrap();
+        std::fs::write(&data[1], second).unwrap();
+        let settings = Settings {
+            data,
+            out: dir.join("full.nnue"),
+            hidden: Some(8),
+            epochs: 2,
+            batch: 32,
+            lr: 0.01,
+            threads: 2,
+            val_fraction: 0.1,
+            ..Settings::default()
+        };
+        let mut log = Vec::new();
+        let full = run(&settings, &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        assert!(log.contains("301 records read, 1 invalid"), "{log}");
+        assert!(log.contains("270 training and 30 validation"), "{log}");
+        assert!(log.contains("partial record of 3 bytes"), "{log}");
+        let written = QuantisedNet::from_bytes(&std::fs::read(&settings.out).unwrap(), 768, 8);
+        assert_eq!(written, Ok(full.quantise()));
+
+        let stopped = Settings { epochs: 1, out: dir.join("part.nnue"), ..settings.clone() };
+        run(&stopped, &mut std::io::sink()).unwrap();
+        let resumed = Settings {
+            out: dir.join("part.nnue"),
+            hidden: None,
+            resume: Some(stopped.checkpoint_path(1)),
+            ..settings.clone()
+        };
+        assert_eq!(run(&resumed, &mut std::io::sink()).unwrap(), full);
+        assert!(settings.checkpoint_path(2).exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
