@@ -124,6 +124,9 @@ enum Command {
         /// Share of the positions held out for validation.
         #[arg(long, default_value_t = 0.01)]
         val_fraction: f64,
+        /// Also train on the left-right mirror of each position without castling rights.
+        #[arg(long)]
+        mirror: bool,
         /// Where the per-epoch float checkpoints go (default: next to --out).
         #[arg(long)]
         checkpoint_dir: Option<String>,
@@ -224,6 +227,7 @@ fn main() -> ExitCode {
             threads,
             seed,
             val_fraction,
+            mirror,
             checkpoint_dir,
             resume,
         }) => {
@@ -240,6 +244,7 @@ fn main() -> ExitCode {
                 threads,
                 seed,
                 val_fraction,
+                mirror,
                 checkpoint_dir: checkpoint_dir.map(Into::into),
                 resume: resume.map(Into::into),
             };

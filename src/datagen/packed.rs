@@ -145,6 +145,12 @@ impl PackedPosition {
         })
     }
 
+    /// Whether any castling right is held (a castling rook is on the board).
+    pub fn has_castling_rights(&self) -> bool {
+        (0..self.occupied.count_ones() as usize)
+            .any(|i| (self.codes[i / 2] >> (4 * (i % 2))) & 15 >= 12)
+    }
+
     /// The pieces on the board with their squares (castling rooks as plain rooks).
     pub fn pieces(&self) -> impl Iterator<Item = (Piece, Square)> + '_ {
         let mut occupied = self.occupied;

@@ -5,6 +5,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crate::chess::{Move, Piece, Position, Square};
+use crate::eval::evaluate;
 use crate::eval::nnue::{self, AccumulatorStack, Network};
 
 use super::history::History;
@@ -61,8 +62,9 @@ pub struct Worker {
     pub(super) time: Option<TimeManager>,
     pub(super) node_limit: Option<u64>,
     pub(super) lmr: Box<[[i32; 64]; 64]>,
-    /// The network of this search and the accumulators along the search path.
-    pub(super) net: Arc<Network>,
+    /// The network of this search (`None`: the hand-written evaluation) and the accumulators
+    /// along the search path.
+    pub(super) net: Option<Arc<Network>>,
     pub(super) accumulators: AccumulatorStack,
 }
 
@@ -91,7 +93,7 @@ impl Worker {
             time: None,
             node_limit: None,
             lmr,
-            net: nnue::current(),
+            net: None,
             accumulators: AccumulatorStack::new(MAX_PLY + 8),
         }
     }
@@ -238,8 +240,10 @@ impl Worker {
         self.keys.push(root.key());
         self.frames.fill(Frame::default());
         self.frames[0].plies_from_null = job.history.len();
-        self.net = nnue::current();
-        self.accumulators.reset(&self.net, root);
+        self.net = nnue::enabled().then(nnue::current);
+        if let Some(net) = &self.net {
+            self.accumulators.reset(net, root);
+        }
         self.time = self
             .is_main()
             .then(|| TimeManager::new(&job.limits, root.side_to_move(), job.move_overhead_ms));
@@ -269,7 +273,9 @@ impl Worker {
             .map(|rm| {
                 let mut child = *root;
                 child.make_move(rm.mv);
-                (-self.net.evaluate(&child), rm)
+                let eval =
+                    self.net.as_ref().map_or_else(|| evaluate(&child), |n| n.evaluate(&child));
+                (-eval, rm)
             })
             .collect();
         scored.sort_by_key(|(score, _)| -score);

@@ -9,8 +9,8 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::Path;
 
+use rand::RngExt;
 use rand::rngs::StdRng;
-use rand::{RngExt, SeedableRng};
 
 use crate::chess::{Color, Piece, Square};
 use crate::datagen::{PackedPosition, RECORD_BYTES};
@@ -75,6 +75,9 @@ pub struct LoadReport {
 /// All positions, packed: the features of position `i` are `features[offsets[i]..offsets[i+1]]`.
 #[derive(Clone, Debug)]
 pub struct Dataset {
+    /// Also add each position without castling rights mirrored left to right (files a-h
+    /// swapped): the same chess, so the same labels, and twice the data to learn from.
+    pub mirror: bool,
     features: Vec<u16>,
     offsets: Vec<u32>,
     labels: Vec<Labels>,
@@ -82,7 +85,7 @@ pub struct Dataset {
 
 impl Default for Dataset {
     fn default() -> Self {
-        Dataset { features: Vec::new(), offsets: vec![0], labels: Vec::new() }
+        Dataset { mirror: false, features: Vec::new(), offsets: vec![0], labels: Vec::new() }
     }
 }
 
@@ -123,6 +126,12 @@ impl Dataset {
             return false;
         }
         self.push(record.pieces(), record.side, record.score, record.result);
+        if self.mirror && !record.has_castling_rights() {
+            let mirrored = record.pieces().map(|(piece, square)| {
+                (piece, Square::from_file_rank(7 - square.file(), square.rank()))
+            });
+            self.push(mirrored, record.side, record.score, record.result);
+        }
         true
     }
 
@@ -176,13 +185,14 @@ pub fn shuffle(indices: &mut [u32], rng: &mut StdRng) {
     }
 }
 
-/// Splits positions `0..count` into training and validation indices: a shuffle seeded by
-/// `seed`, whose last `val_fraction` (rounded) is held out. At least one position trains.
-pub fn split(count: usize, val_fraction: f64, seed: u64) -> (Vec<u32>, Vec<u32>) {
+/// Splits positions `0..count` into training and validation indices: the last
+/// `val_fraction` (rounded) is held out. Datagen writes each game's positions together, so the
+/// held-out positions come from games never trained on (a random split would hold out
+/// neighbours of training positions and flatter the validation loss). At least one
+/// position trains.
+pub fn split(count: usize, val_fraction: f64) -> (Vec<u32>, Vec<u32>) {
     let count = u32::try_from(count).expect("fewer than 2^32 positions");
     let mut indices: Vec<u32> = (0..count).collect();
-    let mut rng = StdRng::seed_from_u64(seed ^ 0x5eed_0f5a_1e17_d00d);
-    shuffle(&mut indices, &mut rng);
     let held = ((f64::from(count) * val_fraction.clamp(0.0, 1.0)).round() as usize)
         .min((count as usize).saturating_sub(1));
     let validation = indices.split_off(indices.len() - held);
@@ -222,13 +232,32 @@ mod tests {
     }
 
     #[test]
-    fn split_holds_out_a_seeded_share() {
-        let (train, val) = split(1000, 0.1, 7);
+    fn split_holds_out_the_tail() {
+        let (train, val) = split(1000, 0.1);
         assert_eq!((train.len(), val.len()), (900, 100));
-        assert_eq!(split(1000, 0.1, 7), (train.clone(), val.clone()));
-        let mut all: Vec<u32> = train.iter().chain(&val).copied().collect();
-        all.sort_unstable();
-        assert!(all.iter().enumerate().all(|(i, &x)| i as u32 == x));
-        assert_eq!(split(1, 0.5, 1).0.len(), 1);
+        assert!(train.iter().enumerate().all(|(i, &x)| i as u32 == x));
+        assert!(val.iter().enumerate().all(|(i, &x)| i as u32 + 900 == x));
+        assert_eq!(split(1, 0.5).0.len(), 1);
+    }
+
+    #[test]
+    fn mirroring_adds_the_file_flipped_copy_of_positions_without_castling() {
+        let mut data = Dataset { mirror: true, ..Dataset::default() };
+        let castling = Position::from_fen("r3k3/8/8/8/8/8/8/4K2R w Kq - 0 1").unwrap();
+        assert!(data.push_record(&PackedPosition::pack(&castling, 10, 1)));
+        assert_eq!(data.len(), 1);
+        let plain = Position::from_fen("4k3/8/8/8/8/8/1P6/4K3 w - - 0 1").unwrap();
+        assert!(data.push_record(&PackedPosition::pack(&plain, 10, 1)));
+        assert_eq!(data.len(), 3);
+        let mirrored = Position::from_fen("3k4/8/8/8/8/8/6P1/3K4 w - - 0 1").unwrap();
+        let mut expected: Vec<u16> = mirrored
+            .occupied()
+            .map(|sq| feature_index(Color::White, mirrored.piece_on(sq).unwrap(), sq) as u16)
+            .collect();
+        let mut got = data.sample(2).features.to_vec();
+        expected.sort_unstable();
+        got.sort_unstable();
+        assert_eq!(got, expected);
+        assert_eq!(data.sample(2).score, data.sample(1).score);
     }
 }

@@ -6,15 +6,16 @@
 //! ```text
 //! zwischen train --data FILE [--data FILE2 ...] --out NET.nnue [--hidden 256] [--epochs 30]
 //!     [--batch 16384] [--lr 0.001] [--final-lr-ratio 0.01] [--wdl 0.25] [--weight-decay 0.01]
-//!     [--threads N] [--seed 1] [--val-fraction 0.01] [--checkpoint-dir DIR]
+//!     [--threads N] [--seed 1] [--val-fraction 0.01] [--mirror] [--checkpoint-dir DIR]
 //!     [--resume CHECKPOINT]
 //! ```
 //!
 //! * **Data.** Every file of 32-byte records (`zwischen datagen`, or `zwischen convert` from
 //!   `FEN;result;score` text) is read into memory, about 60 bytes a position. Records that do
 //!   not decode are skipped and counted, as are records with |score| > 10000 (mate scores); a
-//!   trailing partial record is ignored with a warning. A shuffle seeded by `--seed` holds out
-//!   its last `--val-fraction` as the validation set, never trained on.
+//!   trailing partial record is ignored with a warning. The last `--val-fraction` of the
+//!   positions (in file order, so whole games) is the validation set, never trained on.
+//!   `--mirror` adds the left-right mirror of every position without castling rights.
 //! * **Network.** The engine's: accumulator per view = feature biases + the feature weights of
 //!   every piece ([`crate::eval::nnue::feature_index`]); `out = sum screlu(acc_us) * w[..H] +
 //!   sum screlu(acc_them) * w[H..] + b` with `screlu(x) = clamp(x, 0, 1)^2`; centipawns for the
@@ -80,6 +81,8 @@ pub struct Settings {
     pub threads: usize,
     pub seed: u64,
     pub val_fraction: f64,
+    /// Add the left-right mirror of every position without castling rights.
+    pub mirror: bool,
     pub checkpoint_dir: Option<PathBuf>,
     pub resume: Option<PathBuf>,
 }
@@ -99,6 +102,7 @@ impl Default for Settings {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
             val_fraction: 0.01,
+            mirror: false,
             checkpoint_dir: None,
             resume: None,
         }
@@ -387,6 +391,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
     };
     let started = Instant::now();
     let mut data = Dataset::default();
+    data.mirror = settings.mirror;
     let mut report = LoadReport::default();
     for path in &settings.data {
         data.load_file(path, &mut report)
@@ -398,7 +403,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
     if data.is_empty() {
         return Err(TrainError::NoData);
     }
-    let (train, validation) = data::split(data.len(), settings.val_fraction, settings.seed);
+    let (train, validation) = data::split(data.len(), settings.val_fraction);
     writeln!(
         log,
         "data: {} records read, {} invalid, {} with |score| > {} skipped; {} training and {} validation positions ({:.1} s)",
@@ -563,7 +568,7 @@ mod tests {
     #[test]
     fn training_is_deterministic() {
         let data = dataset(600, 2);
-        let (train, _) = data::split(data.len(), 0.1, 4);
+        let (train, _) = data::split(data.len(), 0.1);
         let run = || {
             let mut t = trainer(16, 4, 3);
             for epoch in 0..2 {
@@ -610,7 +615,7 @@ mod tests {
     #[test]
     fn training_lowers_the_loss() {
         let data = dataset(2000, 5);
-        let (train, validation) = data::split(data.len(), 0.1, 1);
+        let (train, validation) = data::split(data.len(), 0.1);
         let mut t = trainer(16, 1, 2);
         let before = t.mean_loss(&data, &validation, 0.0);
         for epoch in 0..6 {

@@ -226,7 +226,13 @@ impl Engine {
             Command::Display => output::board(&self.position),
             Command::Eval => {
                 let net = crate::eval::nnue::current();
-                for line in crate::eval::nnue::describe(&net, &self.position).lines() {
+                let text = if self.options.use_nnue {
+                    crate::eval::nnue::describe(&net, &self.position)
+                } else {
+                    let network = format!("Network {:016x} (off: `Use NNUE` is false)\n", net.hash);
+                    crate::eval::describe(&self.position) + &network
+                };
+                for line in text.lines() {
                     output::line(line);
                 }
             }

@@ -27,6 +27,7 @@ const DECLARATIONS: &[(&str, Kind)] = &[
     ("MultiPV", Kind::Spin { default: 1, min: 1, max: MAX_MULTIPV }),
     ("UCI_Chess960", Kind::Check { default: false }),
     ("UCI_ShowWDL", Kind::Check { default: false }),
+    ("Use NNUE", Kind::Check { default: false }),
     ("EvalFile", Kind::Text { default: EMBEDDED_NET }),
     ("UCI_LimitStrength", Kind::Check { default: false }),
     (
@@ -50,6 +51,7 @@ pub struct Options {
     pub show_wdl: bool,
     pub limit_strength: bool,
     pub elo: u32,
+    pub use_nnue: bool,
     pub eval_file: String,
 }
 
@@ -65,6 +67,7 @@ impl Default for Options {
             show_wdl: false,
             limit_strength: false,
             elo: strength::MAX_ELO,
+            use_nnue: false,
             eval_file: EMBEDDED_NET.to_string(),
         }
     }
@@ -134,6 +137,10 @@ impl Options {
                     "Ponder" => self.ponder = flag,
                     "UCI_ShowWDL" => self.show_wdl = flag,
                     "UCI_LimitStrength" => self.limit_strength = flag,
+                    "Use NNUE" => {
+                        self.use_nnue = flag;
+                        crate::eval::nnue::set_enabled(flag);
+                    }
                     _ => self.chess960 = flag,
                 }
                 Ok(Effect::None)

@@ -14,7 +14,7 @@ pub mod simd;
 
 pub use accumulator::AccumulatorStack;
 pub use describe::describe;
-pub use network::{Network, Row, current, set_current, use_embedded};
+pub use network::{Network, Row, current, enabled, set_current, set_enabled, use_embedded};
 
 use crate::chess::{Color, Piece, Square};
 

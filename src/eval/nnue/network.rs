@@ -1,5 +1,6 @@
 //! The quantised network in the engine's layout, the embedded default, and the net in use.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, RwLock};
 
 use super::file::{NetError, QuantisedNet};
@@ -29,6 +30,18 @@ static CURRENT: LazyLock<RwLock<Arc<Network>>> = LazyLock::new(|| {
     let net = Network::from_bytes(EMBEDDED).expect("the embedded network is valid");
     RwLock::new(Arc::new(net))
 });
+
+/// Whether searches evaluate with the network (`Use NNUE`); off until a net is stronger than
+/// the hand-written evaluation.
+static ENABLED: AtomicBool = AtomicBool::new(false);
+
+pub fn enabled() -> bool {
+    ENABLED.load(Ordering::Relaxed)
+}
+
+pub fn set_enabled(on: bool) {
+    ENABLED.store(on, Ordering::Relaxed);
+}
 
 /// The network evaluations use now (the embedded one unless `EvalFile` chose another).
 pub fn current() -> Arc<Network> {
