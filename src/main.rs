@@ -62,6 +62,7 @@ enum Command {
     Datagen {
         #[arg(long, default_value_t = 1000)]
         games: usize,
+        /// Nodes searched per move (a hard limit).
         #[arg(long, default_value_t = 5000)]
         nodes: u64,
         /// Games played at once (default: every core).
@@ -78,6 +79,9 @@ enum Command {
         /// Record file, appended to (see src/datagen/packed.rs for the format).
         #[arg(long)]
         out: String,
+        /// Play with the network: `embedded` or a net file (default: hand-written evaluation).
+        #[arg(long)]
+        nnue: Option<String>,
     },
     /// Developer tool: convert datagen records to `FEN;result;score` text (--to-text) or back.
     #[command(hide = true)]
@@ -176,7 +180,31 @@ fn main() -> ExitCode {
         Some(Command::Epd { file, movetime, depth, nodes, threads, hash }) => {
             run_epd(&file, movetime, depth, nodes, threads as usize, hash as usize)
         }
-        Some(Command::Datagen { games, nodes, threads, random_plies, seed, openings, out }) => {
+        Some(Command::Datagen {
+            games,
+            nodes,
+            threads,
+            random_plies,
+            seed,
+            openings,
+            out,
+            nnue,
+        }) => {
+            if let Some(net) = nnue {
+                if net != "embedded" {
+                    let loaded = std::fs::read(&net).map_err(|e| e.to_string()).and_then(|bytes| {
+                        zwischen::eval::nnue::Network::from_bytes(&bytes).map_err(|e| e.to_string())
+                    });
+                    match loaded {
+                        Ok(network) => zwischen::eval::nnue::set_current(network),
+                        Err(error) => {
+                            eprintln!("error: cannot load the network {net}: {error}");
+                            return ExitCode::FAILURE;
+                        }
+                    }
+                }
+                zwischen::eval::nnue::set_enabled(true);
+            }
             let settings =
                 zwischen::datagen::Settings { games, nodes, threads, random_plies, seed };
             let openings: Vec<String> = match openings.map(std::fs::read_to_string).transpose() {
