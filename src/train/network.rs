@@ -512,10 +512,11 @@ mod tests {
         let mut sum = 0i64;
         for i in 0..h {
             let (a, b) = (us[i].clamp(0, qa), them[i].clamp(0, qa));
-            sum += a * a * i64::from(net.output_weights[i]);
-            sum += b * b * i64::from(net.output_weights[h + i]);
+            // Half squares, as the engine's kernel computes them.
+            sum += ((a * a) >> 1) * i64::from(net.output_weights[i]);
+            sum += ((b * b) >> 1) * i64::from(net.output_weights[h + i]);
         }
-        let out = sum / qa + i64::from(net.output_bias);
+        let out = 2 * sum / qa + i64::from(net.output_bias);
         out * i64::from(net.scale) / (qa * i64::from(net.qb))
     }
 
@@ -532,17 +533,17 @@ mod tests {
         assert_eq!(read, quantised);
         assert_eq!(read.feature_weights.len(), INPUTS * HIDDEN);
         let ob = net.output_bias_index();
-        assert_eq!(read.output_bias, (net.params[ob] * 255.0 * 64.0).round() as i32);
+        assert_eq!(read.output_bias, (net.params[ob] * (QA * QB) as f32).round() as i32);
         // The same values back in float: the integer evaluation differs from it only by its
         // truncating divisions, and from the original by the rounding of the parameters (with
-        // QB = 64 each saturated unit's output weight can be off by up to 400 / 128 cp).
+        // QB = 256 each saturated unit's output weight can be off by up to 400 / 512 cp).
         let dequantised: Vec<f32> = read
             .feature_weights
             .iter()
             .chain(&read.feature_bias)
-            .map(|&x| f32::from(x) / 255.0)
-            .chain(read.output_weights.iter().map(|&x| f32::from(x) / 64.0))
-            .chain([read.output_bias as f32 / (255.0 * 64.0)])
+            .map(|&x| f32::from(x) / QA as f32)
+            .chain(read.output_weights.iter().map(|&x| f32::from(x) / QB as f32))
+            .chain([read.output_bias as f32 / (QA * QB) as f32])
             .collect();
         let dequantised = Network::from_params(HIDDEN, dequantised).unwrap();
         for fen in FENS {

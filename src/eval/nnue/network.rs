@@ -109,8 +109,9 @@ impl Network {
     pub fn output(&self, accumulators: &[Row; 2], side: Color) -> i32 {
         let us = &accumulators[side.index()].0;
         let them = &accumulators[(!side).index()].0;
-        let sum = simd::screlu_output(us, them, &self.output_weights);
-        let raw = i64::from(sum / QA) + i64::from(self.output_bias);
+        // The kernel sums half squares; twice its sum over QA is in units of QA * QB.
+        let sum = i64::from(simd::screlu_output(us, them, &self.output_weights));
+        let raw = 2 * sum / i64::from(QA) + i64::from(self.output_bias);
         (raw * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
