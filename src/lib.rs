@@ -1,9 +1,9 @@
 //! Zwischen, a UCI chess engine.
 //!
 //! Layers, each using only those before it: `chess` (rules, move generation, perft) → `eval`
-//! (static evaluation) → `search` (alpha-beta, hash table, time) → `bench`, `uci` (protocol);
-//! `datagen`, `train` (the NNUE trainer) and `tune` are developer tools for fitting the
-//! evaluation; nothing in the engine uses them.
+//! (the hand-written evaluation and the neural network, `eval::nnue`) → `search` (alpha-beta,
+//! hash table, time) → `bench`, `uci` (protocol); `datagen`, `train` (the NNUE trainer) and
+//! `tune` are developer tools for fitting the evaluation; nothing in the engine uses them.
 
 pub mod bench;
 pub mod chess;

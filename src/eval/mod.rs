@@ -1,4 +1,5 @@
-//! Static evaluation: a hand-written, tapered (middlegame/endgame) sum of weighted terms.
+//! Static evaluation: a hand-written, tapered (middlegame/endgame) sum of weighted terms, and
+//! (in [`nnue`], used when `Use NNUE` is on) the neural network that is to replace it.
 //!
 //! The terms are computed once, generically over an [`Accumulator`]: the engine sums them to a
 //! score, `eval` breaks them down for the user, and the tuner records them as coefficients.
