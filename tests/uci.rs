@@ -404,3 +404,53 @@ fn perft_over_uci() {
     assert_eq!(moves.len(), 48);
     assert_eq!(lines.last().map(String::as_str), Some(""));
 }
+
+/// Whether `line` (UCI moves) can be played from `pos`.
+fn is_legal_line(pos: &Position, line: &[&str]) -> bool {
+    let mut pos = *pos;
+    line.iter().all(|text| match pos.parse_uci_move(text, false) {
+        Ok(mv) => {
+            pos.make_move(mv);
+            true
+        }
+        Err(_) => false,
+    })
+}
+
+#[test]
+fn every_line_and_ponder_move_shown_in_self_play_is_legal() {
+    // A root move that fails high is searched again with a wider window; when the node limit
+    // stops the search before that, the move is played without a PV of its own, and once
+    // came with the line of the move searched before it (an illegal ponder move).
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut e = Engine::start();
+    let mut bad = Vec::new();
+    for start in zwischen::bench::POSITIONS.iter().skip(24).take(12) {
+        let mut pos = Position::from_fen(start).unwrap();
+        let mut moves: Vec<String> = Vec::new();
+        while moves.len() < 120 && !pos.legal_moves().is_empty() && pos.halfmove_clock() < 100 {
+            e.send(&format!("position fen {start} moves {}", moves.join(" ")));
+            let nodes = [300, 1000, 3000][rng.random_range(0..3)];
+            let (line, info) = e.go(&format!("nodes {nodes}"));
+            for shown in info.iter().chain(std::iter::once(&line)) {
+                let words: Vec<&str> = shown.split_whitespace().collect();
+                let seq: Vec<&str> = match words.iter().position(|w| *w == "pv") {
+                    Some(at) if words[0] == "info" => words[at + 1..].to_vec(),
+                    _ if words[0] == "bestmove" => {
+                        words.iter().skip(1).copied().filter(|w| *w != "ponder").collect()
+                    }
+                    _ => continue,
+                };
+                if !is_legal_line(&pos, &seq) {
+                    bad.push(format!("{}: {shown}", pos.to_fen()));
+                }
+            }
+            let mv = pos.parse_uci_move(best_move(&line), false).unwrap();
+            pos.make_move(mv);
+            moves.push(best_move(&line).to_string());
+        }
+    }
+    assert!(bad.is_empty(), "illegal lines:\n{}", bad.join("\n"));
+}

@@ -149,7 +149,10 @@ impl Worker {
                     shared,
                 );
             }
-            if first || (score > alpha && score < beta) {
+            // Only a PV search leaves this move's line in `pv[1]`; after a null-window one it
+            // holds an earlier move's line.
+            let pv_searched = first || (score > alpha && score < beta);
+            if pv_searched {
                 score =
                     -self.search::<true>(&child, -beta, -alpha, depth - 1, 1, false, tt, shared);
             }
@@ -164,7 +167,9 @@ impl Worker {
                 root_move.seldepth = seldepth;
                 root_move.pv.clear();
                 root_move.pv.push(mv);
-                root_move.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+                if pv_searched {
+                    root_move.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+                }
             } else {
                 // Only the best moves have exact scores; the rest keep their order.
                 root_move.score = -INFINITY;
