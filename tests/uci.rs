@@ -156,6 +156,7 @@ fn malformed_input_is_reported_and_harmless() {
         (b"setoption value 3", true),
         (b"setoption name UCI_Chess960 value maybe", true),
         (b"go perft abc", true),
+        (b"go perft 3 depth 2", true),
         (b"bench abc", true),
         (b"\xff\xfe\xfd", true),
         (huge.as_bytes(), true),
@@ -180,16 +181,103 @@ fn malformed_input_is_reported_and_harmless() {
         let (line, _) = e.go("depth 3");
         assert_legal(zwischen::chess::START_FEN, &["d2d4"], &line);
     }
-    // Bad `go` parameters are reported, and the go still answers.
-    e.send("go depth abc");
-    e.expect_prefix("info string error", SOON);
-    e.send("stop");
-    let (line, _) = e.expect_prefix("bestmove", SOON);
-    assert_legal(zwischen::chess::START_FEN, &["d2d4"], &line);
-    e.send("go searchmoves e2e5 depth 2");
+}
+
+/// The answer to a malformed `go`: the error, then a depth-1 search's `bestmove`, unasked.
+fn expect_depth_1_answer(e: &mut Engine, go: &str) {
+    e.send(go);
     let (line, before) = e.expect_prefix("bestmove", SOON);
-    assert!(before.iter().any(|l| l.starts_with("info string error")));
+    let errors: Vec<&String> =
+        before.iter().filter(|l| l.starts_with("info string error: ")).collect();
+    assert_eq!(errors.len(), 1, "{go}: {before:?}");
+    assert!(errors[0].ends_with("searching to depth 1 instead"), "{go}: {before:?}");
+    assert!(before.iter().any(|l| l.starts_with("info depth 1 ")), "{go}: {before:?}");
+    assert!(!before.iter().any(|l| l.starts_with("info depth 2 ")), "{go}: {before:?}");
     assert_legal(zwischen::chess::START_FEN, &["d2d4"], &line);
+}
+
+#[test]
+fn every_malformed_go_is_answered_by_a_depth_1_search() {
+    let mut e = Engine::start();
+    e.send("position startpos moves d2d4");
+    let mut cases = Vec::new();
+    for keyword in
+        ["wtime", "btime", "winc", "binc", "movestogo", "depth", "nodes", "mate", "movetime"]
+    {
+        cases.push(format!("go {keyword}")); // missing value, end of line
+        cases.push(format!("go {keyword} depth 3")); // missing value, next keyword
+        cases.push(format!("go {keyword} abc")); // not a number
+        cases.push(format!("go {keyword} 2.5"));
+        cases.push(format!("go {keyword} 99999999999999999999999999")); // overflow
+        cases.push(format!("go {keyword} 100 {keyword} 100")); // repeated
+        if !["wtime", "btime"].contains(&keyword) {
+            cases.push(format!("go {keyword} -1")); // negative
+        }
+        if ["movestogo", "depth", "nodes", "mate"].contains(&keyword) {
+            cases.push(format!("go {keyword} 0")); // a count of nothing
+        }
+    }
+    cases.extend(
+        [
+            "go nodes 18446744073709551616",
+            "go mate 4294967296",
+            "go searchmoves",
+            "go searchmoves depth 3",
+            "go searchmoves e2e5",
+            "go searchmoves e2e4 depth 3",
+            "go searchmoves zz",
+            "go searchmoves e7e5 searchmoves e7e5",
+        ]
+        .map(String::from),
+    );
+    assert!(cases.len() >= 70);
+    for go in &cases {
+        expect_depth_1_answer(&mut e, go);
+    }
+    // With `infinite` or `ponder` the depth-1 bestmove waits for `stop` or `ponderhit`, as
+    // the GUI expects.
+    for (go, end) in [
+        ("go infinite depth abc", "stop"),
+        ("go ponder wtime 1000 btime abc", "ponderhit"),
+        ("go ponder wtime -", "stop"),
+        ("go infinite infinite", "stop"),
+        ("go ponder ponder", "ponderhit"),
+    ] {
+        let start = e.transcript.len();
+        e.send(go);
+        e.expect_silence(Duration::from_millis(300), |l| l.starts_with("bestmove"));
+        e.send(end);
+        let (line, _) = e.expect_prefix("bestmove", SOON);
+        let answer = &e.transcript[start..];
+        assert!(answer.iter().any(|l| l.starts_with("info string error")), "{go}: {answer:?}");
+        assert!(!answer.iter().any(|l| l.starts_with("info depth 2 ")), "{go}: {answer:?}");
+        assert_legal(zwischen::chess::START_FEN, &["d2d4"], &line);
+    }
+    // Clocks may be negative or zero (move now), and unknown words are skipped: a normal go.
+    for go in ["go wtime -50 btime -50", "go wtime 0 btime 0 winc 0 binc 0", "go depth 2 sideways"]
+    {
+        e.send(go);
+        let (line, before) = e.expect_prefix("bestmove", SOON);
+        assert!(!before.iter().any(|l| l.contains("depth 1 instead")), "{go}: {before:?}");
+        assert_legal(zwischen::chess::START_FEN, &["d2d4"], &line);
+    }
+    // A malformed perft is an error and nothing else: no count, no bestmove.
+    for go in [
+        "go perft",
+        "go perft abc",
+        "go perft -1",
+        "go perft 21",
+        "go perft 99999999999999999999999",
+        "go perft 2 perft 2",
+        "go perft 1 depth 2",
+    ] {
+        e.send(go);
+        let before = e.sync();
+        assert_eq!(before.len(), 1, "{go}: {before:?}");
+        assert!(before[0].starts_with("info string error: go perft"), "{go}: {before:?}");
+    }
+    e.sync();
+    e.expect_silence(Duration::from_millis(200), |l| l.starts_with("bestmove"));
 }
 
 #[test]
@@ -382,4 +470,54 @@ fn eval_file_loads_good_nets_and_refuses_bad_ones() {
     e.send("quit");
     assert!(e.wait_exit(SOON));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Whether `line` (UCI moves) can be played from `pos`.
+fn is_legal_line(pos: &Position, line: &[&str]) -> bool {
+    let mut pos = *pos;
+    line.iter().all(|text| match pos.parse_uci_move(text, false) {
+        Ok(mv) => {
+            pos.make_move(mv);
+            true
+        }
+        Err(_) => false,
+    })
+}
+
+#[test]
+fn every_line_and_ponder_move_shown_in_self_play_is_legal() {
+    // A root move that fails high is searched again with a wider window; when the node limit
+    // stops the search before that, the move is played without a PV of its own, and once
+    // came with the line of the move searched before it (an illegal ponder move).
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(5);
+    let mut e = Engine::start();
+    let mut bad = Vec::new();
+    for start in zwischen::bench::POSITIONS.iter().skip(24).take(12) {
+        let mut pos = Position::from_fen(start).unwrap();
+        let mut moves: Vec<String> = Vec::new();
+        while moves.len() < 120 && !pos.legal_moves().is_empty() && pos.halfmove_clock() < 100 {
+            e.send(&format!("position fen {start} moves {}", moves.join(" ")));
+            let nodes = [300, 1000, 3000][rng.random_range(0..3)];
+            let (line, info) = e.go(&format!("nodes {nodes}"));
+            for shown in info.iter().chain(std::iter::once(&line)) {
+                let words: Vec<&str> = shown.split_whitespace().collect();
+                let seq: Vec<&str> = match words.iter().position(|w| *w == "pv") {
+                    Some(at) if words[0] == "info" => words[at + 1..].to_vec(),
+                    _ if words[0] == "bestmove" => {
+                        words.iter().skip(1).copied().filter(|w| *w != "ponder").collect()
+                    }
+                    _ => continue,
+                };
+                if !is_legal_line(&pos, &seq) {
+                    bad.push(format!("{}: {shown}", pos.to_fen()));
+                }
+            }
+            let mv = pos.parse_uci_move(best_move(&line), false).unwrap();
+            pos.make_move(mv);
+            moves.push(best_move(&line).to_string());
+        }
+    }
+    assert!(bad.is_empty(), "illegal lines:\n{}", bad.join("\n"));
 }

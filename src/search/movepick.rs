@@ -5,6 +5,10 @@
 //! history; losing captures and under-promotions. In check every evasion is generated and
 //! scored at once. Moves from outside the position (hash move, killers, counter-move) are
 //! checked with `Position::is_legal` before use.
+//!
+//! When the search prunes the remaining quiet moves (`skip_quiets`), it may ask for the quiet
+//! moves that give check all the same (`keep_quiet_checks`): a quiet check may mate, and no
+//! margin on the static evaluation foresees that.
 
 use std::mem::MaybeUninit;
 
@@ -87,6 +91,20 @@ impl ScoredList {
         unsafe { self.scores[i].assume_init() }
     }
 
+    /// The next remaining move that satisfies `wanted`, in the list's order (no sorting: for
+    /// the few moves that are still tried once the rest are pruned).
+    fn next_where(&mut self, mut wanted: impl FnMut(Move) -> bool) -> Option<(Move, i32)> {
+        while self.next < self.moves.len() {
+            let i = self.next;
+            self.next += 1;
+            let mv = self.moves.as_slice()[i];
+            if wanted(mv) {
+                return Some((mv, self.score(i)));
+            }
+        }
+        None
+    }
+
     /// The best remaining move (selection sort, one step).
     fn pick(&mut self) -> Option<(Move, i32)> {
         let len = self.moves.len();
@@ -112,8 +130,10 @@ pub struct MovePicker {
     context: OrderingContext,
     /// Only captures and promotions (quiescence), unless in check.
     noisy_only: bool,
-    /// Set by the search to skip the remaining quiet moves.
+    /// Set by the search to skip the remaining quiet moves (but see `keep_quiet_checks`).
     pub skip_quiets: bool,
+    /// Still hand out the quiet moves that give check when `skip_quiets` is set.
+    pub keep_quiet_checks: bool,
     list: ScoredList,
     bad_noisy: MoveList,
     bad_next: usize,
@@ -141,6 +161,7 @@ impl MovePicker {
             context,
             noisy_only,
             skip_quiets: false,
+            keep_quiet_checks: false,
             list: ScoredList::new(),
             bad_noisy: MoveList::new(),
             bad_next: 0,
@@ -154,14 +175,20 @@ impl MovePicker {
             || mv == self.context.counter
     }
 
-    /// A killer or counter-move worth trying here: legal, quiet, and not tried already.
+    /// A quiet move still to be handed out once quiet moves are skipped.
+    fn kept(&self, pos: &Position, mv: Move) -> bool {
+        !self.skip_quiets || (self.keep_quiet_checks && pos.gives_check(mv))
+    }
+
+    /// A killer or counter-move worth trying here: legal, quiet, not tried already, and kept.
+    /// (One passed over is passed over in the quiet stage too: `skip_quiets` is never reset.)
     fn usable_refutation(&self, pos: &Position, mv: Move, tried: &[Move]) -> bool {
-        !self.skip_quiets
-            && !mv.is_none()
+        !mv.is_none()
             && mv != self.context.hash_move
             && !tried.contains(&mv)
             && pos.is_legal(mv)
             && !pos.is_noisy(mv)
+            && self.kept(pos, mv)
     }
 
     /// The next move to try, with its ordering score.
@@ -216,23 +243,31 @@ impl MovePicker {
                 }
                 Stage::GenerateQuiets => {
                     self.stage = Stage::Quiets;
-                    if self.skip_quiets {
-                        continue;
-                    }
                     let context = &self.context;
-                    self.list.fill::<{ crate::chess::QUIET }>(pos, |mv| {
-                        quiet_score(pos, mv, history, context)
-                    });
+                    if !self.skip_quiets {
+                        self.list.fill::<{ crate::chess::QUIET }>(pos, |mv| {
+                            quiet_score(pos, mv, history, context)
+                        });
+                    } else if self.keep_quiet_checks {
+                        // Only the checks will be tried, in no particular order.
+                        self.list.fill::<{ crate::chess::QUIET }>(pos, |_| 0);
+                    } else {
+                        self.stage = Stage::BadNoisy;
+                    }
                 }
                 Stage::Quiets => {
-                    if !self.skip_quiets {
-                        match self.list.pick() {
-                            Some((mv, _)) if self.is_special(mv) => continue,
-                            Some(picked) => return Some(picked),
-                            None => {}
-                        }
+                    let picked = if !self.skip_quiets {
+                        self.list.pick()
+                    } else if self.keep_quiet_checks {
+                        self.list.next_where(|mv| pos.gives_check(mv))
+                    } else {
+                        None
+                    };
+                    match picked {
+                        Some((mv, _)) if self.is_special(mv) => {}
+                        Some(picked) => return Some(picked),
+                        None => self.stage = Stage::BadNoisy,
                     }
-                    self.stage = Stage::BadNoisy;
                 }
                 Stage::BadNoisy => {
                     if let Some(&mv) = self.bad_noisy.as_slice().get(self.bad_next) {

@@ -164,7 +164,10 @@ impl Worker {
                     shared,
                 );
             }
-            if first || (score > alpha && score < beta) {
+            // Only a PV search leaves this move's line in `pv[1]`; after a null-window one it
+            // holds an earlier move's line.
+            let pv_searched = first || (score > alpha && score < beta);
+            if pv_searched {
                 score =
                     -self.search::<true>(&child, -beta, -alpha, depth - 1, 1, false, tt, shared);
             }
@@ -179,7 +182,9 @@ impl Worker {
                 root_move.seldepth = seldepth;
                 root_move.pv.clear();
                 root_move.pv.push(mv);
-                root_move.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+                if pv_searched {
+                    root_move.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
+                }
             } else {
                 // Only the best moves have exact scores; the rest keep their order.
                 root_move.score = -INFINITY;
@@ -284,9 +289,12 @@ impl Worker {
 
         if !PV && !in_check && excluded.is_none() {
             // Step 5. Reverse futility pruning: far enough above beta, a shallow search
-            // will not fall below it.
+            // will not fall below it. Not when beta is a mated score: no margin on the static
+            // eval shows that this side escapes a mate (the search for a shorter mate would
+            // take every such node for an escape, and report a longer mate).
             if depth <= RFP_MAX_DEPTH
                 && eval.abs() < MATE_BOUND
+                && beta > -MATE_BOUND
                 && eval - RFP_MARGIN * (depth - improving as i32) >= beta
             {
                 return eval;
@@ -336,6 +344,8 @@ impl Worker {
         // Step 8. The moves.
         let context = self.ordering_context(hash_move, ply);
         let mut picker = MovePicker::new(pos, context, false);
+        // Near the horizon a quiet check may be a mate that nothing else would show.
+        picker.keep_quiet_checks = depth <= QUIET_CHECKS_MAX_DEPTH;
         self.history.clear_killers(ply + 1);
         let us = pos.side_to_move();
         let mut best_score = -INFINITY;
@@ -353,19 +363,24 @@ impl Worker {
             let noisy = pos.is_noisy(mv);
 
             // Step 9. Shallow-depth pruning, once a move has been found that avoids mate.
-            // Checking moves are kept: a quiet check may be a mate the static eval cannot see.
+            // Checking moves are kept: a quiet check may be a mate the static eval cannot see
+            // (near the horizon the picker still hands them out once quiet moves are skipped).
             let gives_check = pos.gives_check(mv);
             if best_score > -MATE_BOUND && pos.has_non_pawn_material(us) {
                 if !noisy && !gives_check {
-                    // Late-move pruning: at low depth, late quiet moves rarely matter.
+                    // Late-move pruning: at low depth, late quiet moves rarely matter. Not
+                    // when alpha is a mate: a late quiet move may mate sooner.
                     let limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
-                    if depth <= LMP_MAX_DEPTH && moves_searched >= limit {
+                    if depth <= LMP_MAX_DEPTH && moves_searched >= limit && alpha < MATE_BOUND {
                         picker.skip_quiets = true;
                         continue;
                     }
                     // Futility pruning: a quiet move will not lift a hopeless eval to alpha.
+                    // Not when alpha is a mate: no eval reaches it, but a quiet move may mate
+                    // sooner.
                     if !in_check
                         && depth <= FP_MAX_DEPTH
+                        && alpha < MATE_BOUND
                         && eval + FP_BASE + FP_PER_DEPTH * depth <= alpha
                     {
                         picker.skip_quiets = true;

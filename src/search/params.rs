@@ -20,6 +20,10 @@ pub const FP_PER_DEPTH: i32 = 90;
 pub const LMP_MAX_DEPTH: i32 = 8;
 pub const LMP_BASE: i32 = 3;
 
+/// Up to this depth, quiet checks are still tried once late-move or futility pruning skips
+/// the other quiet moves (so that a mate in one behind them is seen).
+pub const QUIET_CHECKS_MAX_DEPTH: i32 = 2;
+
 /// SEE pruning thresholds per ply of depth.
 pub const SEE_QUIET_MARGIN: i32 = -60;
 pub const SEE_NOISY_MARGIN: i32 = -30;

@@ -300,7 +300,11 @@ impl Engine {
         for text in &params.searchmoves {
             match self.position.parse_uci_move(text, self.options.chess960) {
                 Ok(mv) => search_moves.push(mv),
-                Err(error) => output::error(&format!("searchmoves: {error}")),
+                Err(error) => {
+                    // Malformed like any other bad parameter (see `command::parse_go`).
+                    output::error(&format!("go searchmoves: {error}; {}", command::FALLBACK_NOTE));
+                    return self.go(params.fallback());
+                }
             }
         }
         let limits = Limits {
