@@ -21,7 +21,7 @@ use crate::chess::{Color, Piece, Square};
 /// Piece-square inputs: 2 colours (relative to the perspective) x 6 types x 64 squares.
 pub const INPUTS: usize = 768;
 /// Width of each perspective's accumulator.
-pub const HIDDEN: usize = 256;
+pub const HIDDEN: usize = 128;
 /// Feature-layer quantisation: float 1.0 is `QA`; the activation clips at `QA`.
 pub const QA: i32 = 255;
 /// Output-layer quantisation: float 1.0 is `QB`. (64 rounded the typical output weight, about
