@@ -79,9 +79,9 @@ enum Command {
         /// Record file, appended to (see src/datagen/packed.rs for the format).
         #[arg(long)]
         out: String,
-        /// Play with the network: `embedded` or a net file (default: hand-written evaluation).
-        #[arg(long)]
-        nnue: Option<String>,
+        /// Evaluation to play with: `network` (the embedded net), `hand-written`, or a net file.
+        #[arg(long, default_value = "network")]
+        eval: String,
     },
     /// Developer tool: convert datagen records to `FEN;result;score` text (--to-text) or back.
     #[command(hide = true)]
@@ -188,22 +188,24 @@ fn main() -> ExitCode {
             seed,
             openings,
             out,
-            nnue,
+            eval,
         }) => {
-            if let Some(net) = nnue {
-                if net != "embedded" {
-                    let loaded = std::fs::read(&net).map_err(|e| e.to_string()).and_then(|bytes| {
-                        zwischen::eval::nnue::Network::from_bytes(&bytes).map_err(|e| e.to_string())
-                    });
-                    match loaded {
+            match eval.as_str() {
+                "network" => {}
+                "hand-written" => zwischen::eval::nnue::set_enabled(false),
+                file => match std::fs::read(file) {
+                    Err(error) => {
+                        eprintln!("error: cannot read the network {file}: {error}");
+                        return ExitCode::FAILURE;
+                    }
+                    Ok(bytes) => match zwischen::eval::nnue::Network::from_bytes(&bytes) {
                         Ok(network) => zwischen::eval::nnue::set_current(network),
                         Err(error) => {
-                            eprintln!("error: cannot load the network {net}: {error}");
+                            eprintln!("error: cannot load the network {file}: {error}");
                             return ExitCode::FAILURE;
                         }
-                    }
-                }
-                zwischen::eval::nnue::set_enabled(true);
+                    },
+                },
             }
             let settings =
                 zwischen::datagen::Settings { games, nodes, threads, random_plies, seed };

@@ -440,11 +440,12 @@ fn eval_file_loads_good_nets_and_refuses_bad_ones() {
     let text = write("text.nnue", "not a network at all\n".repeat(10).as_bytes());
 
     let mut e = Engine::start();
-    let off = network_in_use(&mut e);
-    assert!(off.ends_with("(off: `Use NNUE` is false)"), "{off}");
-    e.send("setoption name Use NNUE value true");
     let original = network_in_use(&mut e);
-    assert_eq!(format!("{original} (off: `Use NNUE` is false)"), off);
+    e.send("setoption name Use NNUE value false");
+    let off = network_in_use(&mut e);
+    assert_eq!(off, format!("{original} (off: `Use NNUE` is false)"));
+    e.send("setoption name Use NNUE value true");
+    assert_eq!(network_in_use(&mut e), original);
     for (path, why) in [
         ("/no/such/dir/net.nnue".to_string(), "No such file"),
         (truncated, "payload is"),

@@ -2,9 +2,10 @@
 //! with the quiet positions of each game labelled by its search score and its result.
 //!
 //! `zwischen datagen --out FILE [--games N] [--nodes K] [--threads T] [--openings EPD]
-//! [--nnue embedded|NET]` (the network instead of the hand-written evaluation) appends 32-byte [`PackedPosition`] records to FILE: a second run adds to the data already
-//! there (with a seed mixed with the records already present, so it plays other games), and a
-//! run stopped at any moment loses at most the games in progress. `zwischen convert` turns
+//! [--eval network|hand-written|NET]` (default: the embedded network) appends 32-byte
+//! [`PackedPosition`] records to FILE: a second run adds to the data already there (with a
+//! seed mixed with the records already present, so it plays other games), and a run stopped
+//! at any moment loses at most the games in progress. `zwischen convert` turns
 //! records into `FEN;R;S` text lines and back, for inspection and for the older tools.
 
 pub mod packed;

@@ -1,5 +1,6 @@
 //! Static evaluation: a hand-written, tapered (middlegame/endgame) sum of weighted terms, and
-//! (in [`nnue`], used when `Use NNUE` is on) the neural network that is to replace it.
+//! (in [`nnue`]) the neural network, which evaluates unless `Use NNUE` is off or the strength
+//! is limited (`UCI_Elo` was calibrated with the hand-written evaluation).
 //!
 //! The terms are computed once, generically over an [`Accumulator`]: the engine sums them to a
 //! score, `eval` breaks them down for the user, and the tuner records them as coefficients.

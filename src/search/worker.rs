@@ -240,7 +240,8 @@ impl Worker {
         self.keys.push(root.key());
         self.frames.fill(Frame::default());
         self.frames[0].plies_from_null = job.history.len();
-        self.net = nnue::enabled().then(nnue::current);
+        // Limited strength keeps the evaluation its UCI_Elo levels were calibrated with.
+        self.net = (nnue::enabled() && job.strength.is_none()).then(nnue::current);
         if let Some(net) = &self.net {
             self.accumulators.reset(net, root);
         }

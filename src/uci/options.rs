@@ -27,7 +27,7 @@ const DECLARATIONS: &[(&str, Kind)] = &[
     ("MultiPV", Kind::Spin { default: 1, min: 1, max: MAX_MULTIPV }),
     ("UCI_Chess960", Kind::Check { default: false }),
     ("UCI_ShowWDL", Kind::Check { default: false }),
-    ("Use NNUE", Kind::Check { default: false }),
+    ("Use NNUE", Kind::Check { default: true }),
     ("EvalFile", Kind::Text { default: EMBEDDED_NET }),
     ("UCI_LimitStrength", Kind::Check { default: false }),
     (
@@ -67,7 +67,7 @@ impl Default for Options {
             show_wdl: false,
             limit_strength: false,
             elo: strength::MAX_ELO,
-            use_nnue: false,
+            use_nnue: true,
             eval_file: EMBEDDED_NET.to_string(),
         }
     }

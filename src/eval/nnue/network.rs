@@ -31,9 +31,9 @@ static CURRENT: LazyLock<RwLock<Arc<Network>>> = LazyLock::new(|| {
     RwLock::new(Arc::new(net))
 });
 
-/// Whether searches evaluate with the network (`Use NNUE`); off until a net is stronger than
-/// the hand-written evaluation.
-static ENABLED: AtomicBool = AtomicBool::new(false);
+/// Whether searches evaluate with the network (`Use NNUE`, on by default) or with the
+/// hand-written evaluation.
+static ENABLED: AtomicBool = AtomicBool::new(true);
 
 pub fn enabled() -> bool {
     ENABLED.load(Ordering::Relaxed)
