@@ -226,7 +226,7 @@ impl Engine {
             Command::Display => output::board(&self.position),
             Command::Eval => {
                 let net = crate::eval::nnue::current();
-                let text = if self.options.use_nnue {
+                let text = if crate::eval::nnue::enabled() {
                     crate::eval::nnue::describe(&net, &self.position)
                 } else {
                     let network = format!("Network {:016x} (off: `Use NNUE` is false)\n", net.hash);

@@ -51,7 +51,6 @@ pub struct Options {
     pub show_wdl: bool,
     pub limit_strength: bool,
     pub elo: u32,
-    pub use_nnue: bool,
     pub eval_file: String,
 }
 
@@ -67,7 +66,6 @@ impl Default for Options {
             show_wdl: false,
             limit_strength: false,
             elo: strength::MAX_ELO,
-            use_nnue: true,
             eval_file: EMBEDDED_NET.to_string(),
         }
     }
@@ -137,10 +135,8 @@ impl Options {
                     "Ponder" => self.ponder = flag,
                     "UCI_ShowWDL" => self.show_wdl = flag,
                     "UCI_LimitStrength" => self.limit_strength = flag,
-                    "Use NNUE" => {
-                        self.use_nnue = flag;
-                        crate::eval::nnue::set_enabled(flag);
-                    }
+                    // The evaluation in use is process-wide state of `eval::nnue`.
+                    "Use NNUE" => crate::eval::nnue::set_enabled(flag),
                     _ => self.chess960 = flag,
                 }
                 Ok(Effect::None)
