@@ -14,3 +14,4 @@ pub mod search;
 pub mod train;
 pub mod tune;
 pub mod uci;
+pub mod wdl_fit;

@@ -148,11 +148,12 @@ enum Command {
         #[arg(long, default_value_t = 2)]
         threads: usize,
     },
-    /// Developer tool: fit the UCI_ShowWDL model to `FEN;result;score` lines.
+    /// Developer tool: fit the UCI_ShowWDL model to datagen records (scores and results).
     #[command(hide = true)]
     FitWdl {
-        #[arg(long)]
-        data: String,
+        /// A record file written by datagen (repeat for several).
+        #[arg(long, required = true)]
+        data: Vec<String>,
     },
     /// Print the magic numbers and Zobrist keys as the source of src/chess/generated.rs.
     #[command(hide = true)]
@@ -298,22 +299,32 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Some(Command::FitWdl { data }) => match std::fs::read_to_string(&data) {
-            Ok(text) => {
-                let (_, _, log) = zwischen::tune::fit_wdl(&text);
-                print!("{log}");
-                ExitCode::SUCCESS
-            }
-            Err(error) => {
-                eprintln!("error: cannot read {data}: {error}");
-                ExitCode::FAILURE
-            }
-        },
+        Some(Command::FitWdl { data }) => run_fit_wdl(&data),
         Some(Command::GenerateTables { seed }) => {
             print!("{}", chess::tables_gen::generate(seed));
             ExitCode::SUCCESS
         }
     }
+}
+
+fn run_fit_wdl(paths: &[String]) -> ExitCode {
+    let mut samples = Vec::new();
+    for path in paths {
+        match zwischen::wdl_fit::load_records(std::path::Path::new(path), &mut samples) {
+            Ok(0) => {}
+            Ok(skipped) => eprintln!("{path}: {skipped} records could not be read, skipped"),
+            Err(error) => {
+                eprintln!("error: cannot read {path}: {error}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let fit = zwischen::wdl_fit::fit(&samples);
+    println!(
+        "{} positions, A = {:.1}, B = {:.1}, mean log-likelihood {:.5}",
+        fit.samples, fit.a, fit.b, fit.mean_log_likelihood
+    );
+    ExitCode::SUCCESS
 }
 
 fn run_perft(depth: u32, fen: Option<&str>, divide: bool, chess960: bool) -> ExitCode {

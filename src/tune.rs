@@ -231,60 +231,6 @@ fn source(weights: &Weights, positions: usize) -> String {
     out
 }
 
-/// Fits the WDL model's A and B (see `search::wdl`) to `FEN;result;score` lines by maximum
-/// likelihood; returns (A, B, log).
-pub fn fit_wdl(text: &str) -> (f64, f64, String) {
-    let data: Vec<(f64, f64)> = text
-        .lines()
-        .filter_map(|line| {
-            let mut fields = line.split(';').skip(1);
-            let result = fields.next()?.trim().parse::<f64>().ok()?;
-            let score = fields.next()?.trim().parse::<f64>().ok()?;
-            Some((score, result))
-        })
-        .collect();
-    let log_likelihood = |a: f64, b: f64| -> f64 {
-        let logistic = |x: f64| 1.0 / (1.0 + (-(x - a) / b).exp());
-        data.iter()
-            .map(|&(score, result)| {
-                let win = logistic(score);
-                let loss = logistic(-score);
-                let p = if result > 0.75 {
-                    win
-                } else if result < 0.25 {
-                    loss
-                } else {
-                    1.0 - win - loss
-                };
-                p.max(1e-9).ln()
-            })
-            .sum::<f64>()
-            / data.len().max(1) as f64
-    };
-    // Coordinate search with shrinking steps: the likelihood is smooth and unimodal here.
-    let (mut a, mut b): (f64, f64) = (200.0, 100.0);
-    let mut step: f64 = 64.0;
-    while step > 0.05 {
-        let mut improved = false;
-        for (da, db) in [(step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)] {
-            let (na, nb) = (a + da, (b + db).max(1.0));
-            if log_likelihood(na, nb) > log_likelihood(a, b) {
-                (a, b) = (na, nb);
-                improved = true;
-            }
-        }
-        if !improved {
-            step /= 2.0;
-        }
-    }
-    let log = format!(
-        "{} positions, A = {a:.1}, B = {b:.1}, mean log-likelihood {:.5}\n",
-        data.len(),
-        log_likelihood(a, b)
-    );
-    (a, b, log)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

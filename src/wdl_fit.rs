@@ -1,0 +1,146 @@
+//! `zwischen fit-wdl`: fits the `UCI_ShowWDL` model (`search::wdl`) to self-play records.
+//!
+//! The model says P(win) = logistic((score - A) / B) and P(loss) = logistic((-score - A) / B)
+//! for a score from one side's view; the draw takes the rest. It is symmetric under swapping
+//! the sides, so the records' White-view scores and results can be used as they are.
+//! A and B maximise the mean log-likelihood of the games' results.
+
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::Path;
+
+use crate::datagen::packed::{PackedPosition, RECORD_BYTES};
+
+/// One labelled score: centipawns and the result, both from White's view (0, 0.5 or 1).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Sample {
+    pub score: f64,
+    pub result: f64,
+}
+
+/// The fitted model.
+#[derive(Copy, Clone, Debug)]
+pub struct WdlFit {
+    pub a: f64,
+    pub b: f64,
+    pub mean_log_likelihood: f64,
+    pub samples: usize,
+}
+
+/// Reads every record of a datagen file (records that do not decode are skipped and counted).
+pub fn load_records(path: &Path, samples: &mut Vec<Sample>) -> std::io::Result<usize> {
+    let mut reader = BufReader::new(File::open(path)?);
+    let mut record = [0u8; RECORD_BYTES];
+    let mut skipped = 0;
+    loop {
+        match reader.read_exact(&mut record) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => return Err(e),
+        }
+        match PackedPosition::from_bytes(&record) {
+            Ok(packed) => samples.push(Sample {
+                score: f64::from(packed.score),
+                result: f64::from(packed.result) / 2.0,
+            }),
+            Err(_) => skipped += 1,
+        }
+    }
+    Ok(skipped)
+}
+
+/// Mean log-likelihood of the results under the model (A, B).
+pub fn mean_log_likelihood(samples: &[Sample], a: f64, b: f64) -> f64 {
+    let logistic = |x: f64| 1.0 / (1.0 + (-(x - a) / b).exp());
+    let total: f64 = samples
+        .iter()
+        .map(|sample| {
+            let win = logistic(sample.score);
+            let loss = logistic(-sample.score);
+            let p = if sample.result > 0.75 {
+                win
+            } else if sample.result < 0.25 {
+                loss
+            } else {
+                1.0 - win - loss
+            };
+            p.max(1e-9).ln()
+        })
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// Maximum-likelihood A and B, by a coordinate search with shrinking steps (the likelihood is
+/// smooth and has one maximum here).
+pub fn fit(samples: &[Sample]) -> WdlFit {
+    let (mut a, mut b): (f64, f64) = (200.0, 100.0);
+    let mut best = mean_log_likelihood(samples, a, b);
+    let mut step: f64 = 64.0;
+    while step > 0.05 {
+        let mut improved = false;
+        for (da, db) in [(step, 0.0), (-step, 0.0), (0.0, step), (0.0, -step)] {
+            let (na, nb) = (a + da, (b + db).max(1.0));
+            let candidate = mean_log_likelihood(samples, na, nb);
+            if candidate > best {
+                (a, b, best) = (na, nb, candidate);
+                improved = true;
+            }
+        }
+        if !improved {
+            step /= 2.0;
+        }
+    }
+    WdlFit { a, b, mean_log_likelihood: best, samples: samples.len() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+
+    /// Draws results from a known model and checks that the fit finds it again.
+    #[test]
+    fn recovers_the_model_that_made_the_results() {
+        let (a, b) = (120.0, 90.0);
+        let logistic = |x: f64| 1.0 / (1.0 + (-(x - a) / b).exp());
+        let mut rng = StdRng::seed_from_u64(7);
+        let samples: Vec<Sample> = (0..40_000)
+            .map(|_| {
+                let score = rng.random_range(-600.0..600.0);
+                let u: f64 = rng.random();
+                let (win, loss) = (logistic(score), logistic(-score));
+                let result = if u < win {
+                    1.0
+                } else if u < win + loss {
+                    0.0
+                } else {
+                    0.5
+                };
+                Sample { score, result }
+            })
+            .collect();
+        let fitted = fit(&samples);
+        assert!((fitted.a - a).abs() < 8.0, "A = {}", fitted.a);
+        assert!((fitted.b - b).abs() < 8.0, "B = {}", fitted.b);
+        assert!(fitted.mean_log_likelihood >= mean_log_likelihood(&samples, a, b));
+    }
+
+    #[test]
+    fn reads_the_records_datagen_writes() {
+        let pos = crate::chess::Position::startpos();
+        let dir = std::env::temp_dir().join(format!("zwischen-wdl-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("records.bin");
+        let mut bytes = PackedPosition::pack(&pos, 35, 2).to_bytes().to_vec();
+        bytes.extend_from_slice(&PackedPosition::pack(&pos, -80, 0).to_bytes());
+        std::fs::write(&path, &bytes).unwrap();
+        let mut samples = Vec::new();
+        assert_eq!(load_records(&path, &mut samples).unwrap(), 0);
+        assert_eq!(
+            samples,
+            vec![Sample { score: 35.0, result: 1.0 }, Sample { score: -80.0, result: 0.0 }]
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
