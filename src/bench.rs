@@ -4,7 +4,9 @@
 use std::time::Instant;
 
 use crate::chess::Position;
-use crate::search::{self, Limits, SearchJob, Shared, Silent, TranspositionTable, Worker};
+use crate::search::{
+    self, Limits, SearchJob, Shared, Silent, TablebaseUse, TranspositionTable, Worker,
+};
 
 pub const DEFAULT_DEPTH: i32 = 13;
 
@@ -64,6 +66,12 @@ pub const POSITIONS: &[&str] = &[
 /// Searches every bench position to `depth` from a fresh state on one thread with a 16 MB
 /// hash, and returns (nodes, nodes per second).
 pub fn run(depth: i32) -> (u64, u64) {
+    run_with_tables(depth, None)
+}
+
+/// Like [`run`], with endgame tables loaded (the bench positions are far from them: this
+/// measures what loaded tables cost a middlegame search).
+pub fn run_with_tables(depth: i32, tablebases: Option<TablebaseUse>) -> (u64, u64) {
     let tt = match TranspositionTable::new(16) {
         Ok(tt) => tt,
         Err(_) => return (0, 0),
@@ -83,6 +91,7 @@ pub fn run(depth: i32) -> (u64, u64) {
             multipv: 1,
             move_overhead_ms: 0,
             strength: None,
+            tablebases: tablebases.clone(),
         };
         let shared = Shared::new();
         nodes += search::run(&job, &tt, &shared, &mut workers, &Silent).nodes;

@@ -36,6 +36,10 @@ enum Command {
     Bench {
         #[arg(default_value_t = zwischen::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: i32,
+        /// Load the Syzygy tables in these directories first (as `SyzygyPath`): the cost of
+        /// loaded tables to a middlegame search.
+        #[arg(long)]
+        syzygy_path: Option<String>,
     },
     /// Run an EPD test suite: search each position and check it against its bm/am moves.
     Epd {
@@ -172,8 +176,24 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide, chess960 }) => {
             run_perft(depth, fen.as_deref(), divide, chess960)
         }
-        Some(Command::Bench { depth }) => {
-            let (nodes, nps) = zwischen::bench::run(depth);
+        Some(Command::Bench { depth, syzygy_path }) => {
+            let tablebases = match syzygy_path {
+                None => None,
+                Some(path) => {
+                    let (tables, report) = zwischen::tablebase::Tablebases::load(&path);
+                    for error in &report.errors {
+                        eprintln!("{error}");
+                    }
+                    eprintln!("{}", tables.summary(&report));
+                    Some(zwischen::search::TablebaseUse {
+                        tables: std::sync::Arc::new(tables),
+                        probe_depth: 1,
+                        probe_limit: 7,
+                        fifty_move_rule: true,
+                    })
+                }
+            };
+            let (nodes, nps) = zwischen::bench::run_with_tables(depth, tablebases);
             println!("{nodes} nodes {nps} nps");
             ExitCode::SUCCESS
         }
