@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Zwischen's Syzygy prober against an independent one: python-chess's `chess.syzygy`.
 
-Draws random legal positions (halfmove clock 0, no castling rights; with en-passant rights
-where the material allows) for every material that has both a WDL and a DTZ table in the
+Draws random legal positions (halfmove clock 0, no castling rights; with a legal en-passant
+capture in half the positions where both sides have pawns) for every material that has both a WDL and a DTZ table in the
 directory, probes each with `zwischen syzygy-probe` and with python-chess, and counts the
 positions whose WDL and DTZ agree. Also reports Zwischen's probe speed on the sample.
 Exits non-zero on any disagreement.
@@ -30,41 +30,35 @@ def materials(directory):
 
 
 def random_position(rng, material):
-    """A random legal position of `material` (e.g. "KRPvKR"), or None if the draw failed."""
+    """A random legal position of `material` (e.g. "KRPvKR"), or None if the draw failed.
+    With pawns on both sides, every other position is set up for an en-passant capture."""
     board = chess.Board(None)
+    board.turn = rng.choice((chess.WHITE, chess.BLACK))
     white, black = material.split("v")
+    if "P" in white and "P" in black and rng.random() < 0.5:
+        # The side not to move has just pushed a pawn two squares, next to an enemy pawn.
+        them = not board.turn
+        file = rng.randrange(8)
+        side = rng.choice([f for f in (file - 1, file + 1) if 0 <= f < 8])
+        rank = 3 if them == chess.WHITE else 4
+        board.set_piece_at(chess.square(file, rank), chess.Piece(chess.PAWN, them))
+        board.set_piece_at(chess.square(side, rank), chess.Piece(chess.PAWN, board.turn))
+        board.ep_square = chess.square(file, rank - 1 if them == chess.WHITE else rank + 1)
+        white, black = white.replace("P", "", 1), black.replace("P", "", 1)
     for color, pieces in ((chess.WHITE, white), (chess.BLACK, black)):
         for letter in pieces:
             piece = chess.Piece.from_symbol(letter if color == chess.WHITE else letter.lower())
             while True:
                 square = rng.randrange(64)
-                if board.piece_at(square) is None and not (
+                if board.piece_at(square) is None and square != board.ep_square and not (
                     piece.piece_type == chess.PAWN and chess.square_rank(square) in (0, 7)
                 ):
                     board.set_piece_at(square, piece)
                     break
-    board.turn = rng.choice((chess.WHITE, chess.BLACK))
     board.castling_rights = 0
-    if rng.random() < 0.25:
-        add_en_passant(rng, board)
+    if board.ep_square is not None and not board.has_legal_en_passant():
+        board.ep_square = None
     return board if board.is_valid() else None
-
-
-def add_en_passant(rng, board):
-    """Where the side not to move has a pawn that may just have made a double step next to
-    an enemy pawn, sets the en-passant square (only kept when the capture is legal)."""
-    them = not board.turn
-    for square in board.pieces(chess.PAWN, them):
-        rank = chess.square_rank(square)
-        if rank != (3 if them == chess.WHITE else 4):
-            continue
-        behind = square - 8 if them == chess.WHITE else square + 8
-        start = square - 16 if them == chess.WHITE else square + 16
-        if board.piece_at(behind) is None and board.piece_at(start) is None:
-            board.ep_square = behind
-            if board.has_legal_en_passant() and rng.random() < 0.8:
-                return
-            board.ep_square = None
 
 
 def main():
