@@ -5,8 +5,10 @@ Zwischen plays the stronger side of won KBN v K, KR v K and KQ v KR starts (it m
 within the 50-move rule) and the defending side of drawn KRP v KR starts (it must hold the
 draw), once with its tables (SyzygyPath) and once without. Both engines search a fixed
 number of nodes per move, so the load of the machine cannot change a game. The game ends
-by mate, stalemate, dead material, threefold repetition or the 50-move rule (python-chess
-adjudicates). Where the tables cover a position, every Zwischen move is also checked to
+by mate, stalemate, dead material, a position's third occurrence or the 50-move rule (100
+plies without capture or pawn move, unless the 100th mates), as a GUI adjudicates; not by
+python-chess's claim_draw, which also ends a game where the side to move *could* claim
+with a move it need not play. Where the tables cover a position, every Zwischen move is also checked to
 keep the position's WDL (python-chess's prober).
 
     python3 benches/syzygy_endgames.py --tables /work/tables
@@ -89,7 +91,7 @@ def play(start_fen, zwischen_white, zwischen, stockfish, nodes, sf_nodes, tables
     board = chess.Board(start_fen)
     zwischen_color = board.turn if zwischen_white is None else zwischen_white
     bad_moves = 0
-    while board.outcome(claim_draw=True) is None:
+    while game_over(board) is None:
         if board.turn == zwischen_color:
             before = probe(tables, board)
             move = zwischen.play(board, chess.engine.Limit(nodes=nodes)).move
@@ -99,10 +101,25 @@ def play(start_fen, zwischen_white, zwischen, stockfish, nodes, sf_nodes, tables
                 bad_moves += 1
         else:
             board.push(stockfish.play(board, chess.engine.Limit(nodes=sf_nodes)).move)
-    outcome = board.outcome(claim_draw=True)
-    if outcome.winner is None:
+    winner, _ = game_over(board)
+    if winner is None:
         return 0.5, bad_moves, board
-    return (1.0 if outcome.winner == zwischen_color else 0.0), bad_moves, board
+    return (1.0 if winner == zwischen_color else 0.0), bad_moves, board
+
+
+def game_over(board):
+    """(winner or None, how) once the game is over, else None."""
+    if board.is_checkmate():
+        return not board.turn, "checkmate"
+    if board.is_stalemate():
+        return None, "stalemate"
+    if board.is_insufficient_material():
+        return None, "dead position"
+    if board.is_repetition(3):
+        return None, "threefold repetition"
+    if board.halfmove_clock >= 100:
+        return None, "50-move rule"
+    return None
 
 
 def probe(tables, board):
@@ -160,7 +177,7 @@ def main():
             total[1] += 1
             total[2] += bad
             print(f"  {label:14} {material:6} {fen:40} -> {'ok' if ok else 'FAILED'} "
-                  f"({board.outcome(claim_draw=True).termination.name.lower()}, "
+                  f"({game_over(board)[1]}, "
                   f"{len(board.move_stack)} plies, WDL-losing moves {bad})", flush=True)
         for material, (ok, n, bad) in by_set.items():
             goal = "converted" if SETS[material] == "win" else "held"

@@ -249,6 +249,22 @@ fn the_fifty_move_rule_option_decides_cursed_wins() {
 }
 
 #[test]
+fn a_rounded_dtz_is_read_cautiously_at_the_edge_of_the_fifty_move_rule() {
+    // KBN v K: Nf8+ Kh8 Bf6# mates in 3 plies; the table stores the DTZ after Nf8+ rounded
+    // (1 for 2). With the counter at 97 the mate comes in time, at 98 the 50-move rule is
+    // first: taking the rounded value at its word would call that a win and lose the game.
+    let tables = tables();
+    let pos = Position::from_fen("8/5K1k/4N3/6B1/8/8/8/8 w - - 0 1").unwrap();
+    assert_eq!(tables.probe_dtz(&pos), Some(2));
+    let (mut e, _) = engine_with_tables();
+    let (info, best) = search(&mut e, "8/5K1k/4N3/6B1/8/8/8/8 w - - 97 50", "depth 8");
+    assert!(info.contains("score mate 2 "), "{info}");
+    assert_eq!(best_move(&best), "e6f8");
+    let (info, _) = search(&mut e, "8/5K1k/4N3/6B1/8/8/8/8 w - - 98 50", "depth 8");
+    assert!(info.contains("score cp 0 "), "{info}");
+}
+
+#[test]
 fn probing_is_off_with_castling_rights_or_probe_limit_0() {
     let (mut e, _) = engine_with_tables();
     let (info, _) = search(&mut e, "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", "depth 5");

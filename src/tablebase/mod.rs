@@ -13,7 +13,7 @@ mod load;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use shakmaty::{ByColor, ByRole, CastlingMode, Chess, FromSetup, Setup};
-use shakmaty_syzygy::{Tablebase, Wdl as CrateWdl};
+use shakmaty_syzygy::{Dtz, MaybeRounded, Tablebase, Wdl as CrateWdl};
 
 use crate::chess::{Color, Move, PieceType, Position};
 pub use load::{LoadError, LoadReport, split_paths};
@@ -142,11 +142,20 @@ impl Tablebases {
     /// pawn move (or mate) with best play, positive when the side to move wins, negative when
     /// it loses, 0 for a draw. `None` when the WDL or DTZ table is missing.
     pub fn probe_dtz(&self, pos: &Position) -> Option<i32> {
+        self.probe_dtz_rounded(pos).map(|(dtz, _)| dtz)
+    }
+
+    /// The DTZ value, and whether the table stores it rounded: then the true distance may
+    /// be one ply longer (tables round where a fresh counter never makes it matter).
+    fn probe_dtz_rounded(&self, pos: &Position) -> Option<(i32, bool)> {
         if !self.covers(pos) {
             return None;
         }
         let chess = to_shakmaty(pos)?;
-        guarded(|| self.prober.probe_dtz(&chess).ok()).map(|dtz| dtz.ignore_rounding().0)
+        guarded(|| self.prober.probe_dtz(&chess).ok()).map(|dtz| match dtz {
+            MaybeRounded::Precise(Dtz(n)) => (n, false),
+            MaybeRounded::Rounded(Dtz(n)) => (n, true),
+        })
     }
 
     /// The root moves (among `moves`) that keep the best result the tables promise, or
@@ -199,14 +208,16 @@ impl Tablebases {
                     return Some(RankedMove { mv, wdl, plies: 1 });
                 }
                 // The child's DTZ is from the opponent's point of view: negative when we win.
-                let dtz = self.probe_dtz(&child)?;
+                // A rounded value may be a ply short: our win must be in time even then, the
+                // opponent's counts as in time already without it (the cautious reading).
+                let (dtz, rounded) = self.probe_dtz_rounded(&child)?;
                 let plies = dtz.unsigned_abs() + 1;
-                let in_time = child.halfmove_clock() as u32 + dtz.unsigned_abs() <= 100;
+                let clock = child.halfmove_clock() as u32;
                 let wdl = match dtz.signum() {
                     0 => Wdl::Draw,
-                    -1 if in_time => Wdl::Win,
+                    -1 if clock + dtz.unsigned_abs() + rounded as u32 <= 100 => Wdl::Win,
                     -1 => Wdl::CursedWin,
-                    _ if in_time => Wdl::Loss,
+                    _ if clock + dtz.unsigned_abs() <= 100 => Wdl::Loss,
                     _ => Wdl::BlessedLoss,
                 };
                 Some(RankedMove { mv, wdl, plies })
