@@ -198,6 +198,31 @@ fn root_moves_keep_the_result() {
 }
 
 #[test]
+fn root_ranking_after_a_repetition_and_in_a_loss() {
+    let tables = tables();
+    let kept = |fen: &str, repeated: bool| {
+        let pos = Position::from_fen(fen).unwrap();
+        let moves: Vec<_> = pos.legal_moves().iter().copied().collect();
+        tables.rank_root_moves(&pos, &moves, repeated, true).unwrap()
+    };
+    // KR v K: every winning move is kept, until a repetition: then the fastest only.
+    let fen = "8/8/8/2k5/8/8/3RK3/8 w - - 0 1";
+    let all = kept(fen, false);
+    let fastest = kept(fen, true);
+    assert!(all.iter().all(|m| m.wdl == Wdl::Win));
+    let least = all.iter().map(|m| m.plies).min().unwrap();
+    assert!(fastest.iter().all(|m| m.plies == least && all.contains(m)));
+    assert!(fastest.len() < all.len());
+    // The losing side keeps the longest resistance.
+    let losing = kept("8/8/8/2k5/8/8/3RK3/8 b - - 0 1", false);
+    let pos = Position::from_fen("8/8/8/2k5/8/8/3RK3/8 b - - 0 1").unwrap();
+    assert!(losing.iter().all(|m| m.wdl == Wdl::Loss));
+    assert!(losing.len() < pos.legal_moves().len());
+    let longest = losing[0].plies;
+    assert!(losing.iter().all(|m| m.plies == longest));
+}
+
+#[test]
 fn table_wins_in_the_search_score_in_the_table_band() {
     let (mut e, _) = engine_with_tables();
     // 5 pieces, not in the tables; taking the pawn reaches a won KQ v KR.
@@ -299,4 +324,36 @@ fn threads_multipv_and_ponder_with_tables() {
     e.send("ponderhit");
     e.expect_prefix("bestmove", SOON);
     e.expect_silence(Duration::from_millis(200), |l| l.starts_with("bestmove"));
+}
+
+/// Tables with KRP v KR (30 MiB, not committed): `ZWISCHEN_SYZYGY_PATH`, or /work/tables.
+fn krpkr_tables() -> Option<String> {
+    let dir = std::env::var("ZWISCHEN_SYZYGY_PATH").unwrap_or_else(|_| "/work/tables".into());
+    Path::new(&dir).join("KRPvKR.rtbw").exists().then_some(dir)
+}
+
+#[test]
+fn holds_drawn_krp_v_kr_starts_when_the_tables_are_there() {
+    let Some(dir) = krpkr_tables() else {
+        eprintln!("no KRPvKR tables (set ZWISCHEN_SYZYGY_PATH): test skipped");
+        return;
+    };
+    let (tables, _) = Tablebases::load(&dir);
+    let mut e = Engine::start();
+    e.send(&format!("setoption name SyzygyPath value {dir}"));
+    e.sync();
+    // The drawn starts of benches/syzygy_endgames.txt: the rook side to move, where at least
+    // three moves lose.
+    let starts = include_str!("../benches/syzygy_endgames.txt");
+    let mut checked = 0;
+    for fen in starts.lines().filter_map(|l| l.strip_prefix("KRPvKR;")) {
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(tables.probe_wdl(&pos), Some(Wdl::Draw), "{fen}");
+        let (info, best) = search(&mut e, fen, "depth 2");
+        let mv = pos.parse_uci_move(best_move(&best), false).unwrap();
+        assert!(keeps(&tables, &pos, mv, Wdl::Draw), "{fen}: {best}");
+        assert!(info.contains("score cp 0 "), "{info}");
+        checked += 1;
+    }
+    assert_eq!(checked, 10);
 }
