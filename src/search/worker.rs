@@ -230,6 +230,9 @@ impl Worker {
         }
         shared.nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
         self.unreported_nodes = 0;
+        // Holding no tables between searches lets a new `SyzygyPath` unmap the old ones.
+        self.tables = None;
+        self.tb_limit = 0;
 
         if self.is_main() {
             // In `go infinite` and `go ponder` the move waits for `stop` or `ponderhit`.
