@@ -40,6 +40,9 @@ enum Command {
         /// loaded tables to a middlegame search.
         #[arg(long)]
         syzygy_path: Option<String>,
+        /// Only the positions with at least 12 pieces (no search reaches the tables from them).
+        #[arg(long)]
+        middlegame: bool,
     },
     /// Probe Syzygy tables: reads one FEN a line from stdin and prints "WDL DTZ" for each
     /// (WDL -2..2 as if just after a capture or pawn move, DTZ in plies ignoring the halfmove
@@ -188,7 +191,7 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide, chess960 }) => {
             run_perft(depth, fen.as_deref(), divide, chess960)
         }
-        Some(Command::Bench { depth, syzygy_path }) => {
+        Some(Command::Bench { depth, syzygy_path, middlegame }) => {
             let tablebases = match syzygy_path {
                 None => None,
                 Some(path) => {
@@ -205,8 +208,11 @@ fn main() -> ExitCode {
                     })
                 }
             };
-            let (nodes, nps) = zwischen::bench::run_with_tables(depth, tablebases);
-            println!("{nodes} nodes {nps} nps");
+            let result = zwischen::bench::run_with_tables(depth, tablebases, middlegame);
+            if result.tbhits > 0 {
+                eprintln!("{} tbhits", result.tbhits);
+            }
+            println!("{} nodes {} nps", result.nodes, result.nps);
             ExitCode::SUCCESS
         }
         Some(Command::SyzygyProbe { syzygy_path, speed_rounds }) => {

@@ -242,8 +242,11 @@ impl Engine {
             }
             Command::Bench(depth) => {
                 let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
-                let (nodes, nps) = crate::bench::run_with_tables(depth, self.tablebase_use());
-                output::line(&format!("{nodes} nodes {nps} nps"));
+                let result = crate::bench::run_with_tables(depth, self.tablebase_use(), false);
+                if result.tbhits > 0 {
+                    output::line(&format!("info string bench: {} tbhits", result.tbhits));
+                }
+                output::line(&format!("{} nodes {} nps", result.nodes, result.nps));
             }
         }
         true
