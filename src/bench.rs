@@ -4,7 +4,9 @@
 use std::time::Instant;
 
 use crate::chess::Position;
-use crate::search::{self, Limits, SearchJob, Shared, Silent, TranspositionTable, Worker};
+use crate::search::{
+    self, Limits, SearchJob, Shared, Silent, TablebaseUse, TranspositionTable, Worker,
+};
 
 pub const DEFAULT_DEPTH: i32 = 13;
 
@@ -64,17 +66,45 @@ pub const POSITIONS: &[&str] = &[
 /// Searches every bench position to `depth` from a fresh state on one thread with a 16 MB
 /// hash, and returns (nodes, nodes per second).
 pub fn run(depth: i32) -> (u64, u64) {
+    let result = run_with_tables(depth, None, false);
+    (result.nodes, result.nps)
+}
+
+/// The result of a bench run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BenchResult {
+    pub nodes: u64,
+    pub nps: u64,
+    /// Successful table probes.
+    pub tbhits: u64,
+}
+
+/// Bench positions with at least this many pieces: no search to the bench depth gets from
+/// them to a table position (`--middlegame`: what loaded tables cost a search never helped
+/// by them).
+pub const MIDDLEGAME_PIECES: u32 = 12;
+
+/// Like [`run`], with endgame tables (the bench's endgame positions use them), or on the
+/// `middlegame_only` positions.
+pub fn run_with_tables(
+    depth: i32,
+    tablebases: Option<TablebaseUse>,
+    middlegame_only: bool,
+) -> BenchResult {
     let tt = match TranspositionTable::new(16) {
         Ok(tt) => tt,
-        Err(_) => return (0, 0),
+        Err(_) => return BenchResult { nodes: 0, nps: 0, tbhits: 0 },
     };
     let mut workers = vec![Worker::new(0)];
-    let mut nodes = 0;
+    let (mut nodes, mut tbhits) = (0, 0);
     let start = Instant::now();
     for fen in POSITIONS {
         let Ok(root) = Position::from_fen(fen) else {
             continue;
         };
+        if middlegame_only && root.occupied().count() < MIDDLEGAME_PIECES {
+            continue;
+        }
         let job = SearchJob {
             root,
             history: Vec::new(),
@@ -83,12 +113,14 @@ pub fn run(depth: i32) -> (u64, u64) {
             multipv: 1,
             move_overhead_ms: 0,
             strength: None,
+            tablebases: tablebases.clone(),
         };
         let shared = Shared::new();
         nodes += search::run(&job, &tt, &shared, &mut workers, &Silent).nodes;
+        tbhits += shared.tb_hits.load(std::sync::atomic::Ordering::Relaxed);
     }
     let seconds = start.elapsed().as_secs_f64().max(1e-6);
-    (nodes, (nodes as f64 / seconds) as u64)
+    BenchResult { nodes, nps: (nodes as f64 / seconds) as u64, tbhits }
 }
 
 #[cfg(test)]

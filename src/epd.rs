@@ -165,6 +165,7 @@ pub fn run(
             multipv: 1,
             move_overhead_ms: 0,
             strength: None,
+            tablebases: None,
         };
         let recorder = Recorder(Mutex::new(Vec::new()));
         let result = search::run(&job, &tt, &Shared::new(), &mut workers, &recorder);

@@ -36,6 +36,25 @@ enum Command {
     Bench {
         #[arg(default_value_t = zwischen::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: i32,
+        /// Load the Syzygy tables in these directories first (as `SyzygyPath`): the cost of
+        /// loaded tables to a middlegame search.
+        #[arg(long)]
+        syzygy_path: Option<String>,
+        /// Only the positions with at least 12 pieces (no search reaches the tables from them).
+        #[arg(long)]
+        middlegame: bool,
+    },
+    /// Probe Syzygy tables: reads one FEN a line from stdin and prints "WDL DTZ" for each
+    /// (WDL -2..2 as if just after a capture or pawn move, DTZ in plies ignoring the halfmove
+    /// clock), or "none" where the tables lack it; then, on stderr, the probe speed.
+    #[command(hide = true)]
+    SyzygyProbe {
+        /// Directories of tables, as for the `SyzygyPath` option.
+        #[arg(long)]
+        syzygy_path: String,
+        /// Probe every position this many times more to time the probes.
+        #[arg(long, default_value_t = 0)]
+        speed_rounds: usize,
     },
     /// Run an EPD test suite: search each position and check it against its bm/am moves.
     Epd {
@@ -173,10 +192,32 @@ fn main() -> ExitCode {
         Some(Command::Perft { depth, fen, divide, chess960 }) => {
             run_perft(depth, fen.as_deref(), divide, chess960)
         }
-        Some(Command::Bench { depth }) => {
-            let (nodes, nps) = zwischen::bench::run(depth);
-            println!("{nodes} nodes {nps} nps");
+        Some(Command::Bench { depth, syzygy_path, middlegame }) => {
+            let tablebases = match syzygy_path {
+                None => None,
+                Some(path) => {
+                    let (tables, report) = zwischen::tablebase::Tablebases::load(&path);
+                    for error in &report.errors {
+                        eprintln!("{error}");
+                    }
+                    eprintln!("{}", tables.summary(&report));
+                    Some(zwischen::search::TablebaseUse {
+                        tables: std::sync::Arc::new(tables),
+                        probe_depth: 1,
+                        probe_limit: 7,
+                        fifty_move_rule: true,
+                    })
+                }
+            };
+            let result = zwischen::bench::run_with_tables(depth, tablebases, middlegame);
+            if result.tbhits > 0 {
+                eprintln!("{} tbhits", result.tbhits);
+            }
+            println!("{} nodes {} nps", result.nodes, result.nps);
             ExitCode::SUCCESS
+        }
+        Some(Command::SyzygyProbe { syzygy_path, speed_rounds }) => {
+            run_syzygy_probe(&syzygy_path, speed_rounds)
         }
         Some(Command::Epd { file, movetime, depth, nodes, threads, hash }) => {
             run_epd(&file, movetime, depth, nodes, threads as usize, hash as usize)
@@ -392,5 +433,52 @@ fn run_epd(
         100.0 * summary.solved as f64 / summary.total.max(1) as f64,
         summary.seconds
     );
+    ExitCode::SUCCESS
+}
+
+fn run_syzygy_probe(syzygy_path: &str, speed_rounds: usize) -> ExitCode {
+    use std::io::BufRead;
+    let (tables, report) = zwischen::tablebase::Tablebases::load(syzygy_path);
+    for error in &report.errors {
+        eprintln!("{error}");
+    }
+    eprintln!("{}", tables.summary(&report));
+    let mut positions = Vec::new();
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if line.trim().is_empty() {
+            continue;
+        }
+        match Position::from_fen(line.trim()) {
+            Ok(pos) => {
+                match (tables.probe_wdl(&pos), tables.probe_dtz(&pos)) {
+                    (Some(wdl), Some(dtz)) => println!("{} {dtz}", wdl.as_number()),
+                    _ => println!("none"),
+                }
+                positions.push(pos);
+            }
+            Err(error) => {
+                eprintln!("invalid FEN '{}': {error}", line.trim());
+                println!("none");
+            }
+        }
+    }
+    if speed_rounds > 0 && !positions.is_empty() {
+        let probes = (speed_rounds * positions.len()) as f64;
+        let start = Instant::now();
+        let mut found = 0usize;
+        for _ in 0..speed_rounds {
+            found += positions.iter().filter(|p| tables.probe_wdl(p).is_some()).count();
+        }
+        let wdl_rate = probes / start.elapsed().as_secs_f64().max(1e-9);
+        let start = Instant::now();
+        for _ in 0..speed_rounds {
+            found += positions.iter().filter(|p| tables.probe_dtz(p).is_some()).count();
+        }
+        let dtz_rate = probes / start.elapsed().as_secs_f64().max(1e-9);
+        eprintln!(
+            "{probes} probes each: {wdl_rate:.0} WDL probes/s, {dtz_rate:.0} DTZ probes/s ({found} found)"
+        );
+    }
     ExitCode::SUCCESS
 }

@@ -103,6 +103,7 @@ fn check_suite(exact_once_seen: bool, min_exact: usize) {
                     multipv: 1,
                     move_overhead_ms: 0,
                     strength: None,
+                    tablebases: None,
                 };
                 let reporter = Scores(Mutex::new(Vec::new()));
                 search::run(&job, &tt, &Shared::new(), &mut workers, &reporter);

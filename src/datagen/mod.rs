@@ -154,6 +154,7 @@ fn play_game(
             multipv: 1,
             move_overhead_ms: 0,
             strength: None,
+            tablebases: None,
         };
         let shared = Shared::new();
         let found = search::run(&job, tt, &shared, workers, &Silent);

@@ -12,11 +12,12 @@ pub mod tt;
 pub mod wdl;
 mod worker;
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::chess::{Move, Position};
+use crate::tablebase::Tablebases;
 pub use time::{Limits, TimeManager};
 pub use tt::{Bound, TranspositionTable};
 pub use worker::{STACK_SIZE, Worker};
@@ -29,6 +30,24 @@ pub const MATE: i32 = 32_000;
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 pub const INFINITY: i32 = MATE + 1;
 pub const DRAW: i32 = 0;
+/// Score of a position the endgame tables show won, at the root; a table win found n plies
+/// from the root scores `TB_WIN - n`. Below every mate score, above every evaluation; shown to
+/// the GUI as centipawns (`cp 19990`), as other engines do.
+pub const TB_WIN: i32 = 20_000;
+/// Scores beyond this (in absolute value) are table wins or losses, or mates: proven results.
+pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+
+/// How the search uses the endgame tables (`Syzygy*` options).
+#[derive(Clone, Debug)]
+pub struct TablebaseUse {
+    pub tables: Arc<Tablebases>,
+    /// Probe in the search only at this remaining depth or more.
+    pub probe_depth: i32,
+    /// Probe only positions with at most this many pieces (kings included).
+    pub probe_limit: usize,
+    /// Whether cursed wins and blessed losses count as draws.
+    pub fifty_move_rule: bool,
+}
 
 /// Everything a search needs to know about what to search.
 #[derive(Clone, Debug)]
@@ -44,6 +63,8 @@ pub struct SearchJob {
     pub move_overhead_ms: i64,
     /// Play weaker than full strength.
     pub strength: Option<strength::Strength>,
+    /// Endgame tables to probe; `None` without tables.
+    pub tablebases: Option<TablebaseUse>,
 }
 
 /// A score as UCI shows it.
@@ -77,6 +98,8 @@ pub struct PvInfo<'a> {
     pub nodes: u64,
     pub time_ms: u64,
     pub hashfull: u32,
+    /// Table probes that found the position, all threads together.
+    pub tbhits: u64,
     pub pv: &'a [Move],
 }
 
@@ -104,6 +127,8 @@ pub struct Shared {
     pub pondering: AtomicBool,
     /// Nodes searched by all threads so far (helpers add in batches).
     pub nodes: AtomicU64,
+    /// Successful table probes by all threads.
+    pub tb_hits: AtomicU64,
     /// Set just before `bestmove` is written: whatever the GUI sends after it finds the
     /// search over.
     pub done: AtomicBool,
@@ -117,6 +142,7 @@ impl Shared {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             nodes: AtomicU64::new(0),
+            tb_hits: AtomicU64::new(0),
             done: AtomicBool::new(false),
             clock_start: Mutex::new(Instant::now()),
         }
@@ -172,6 +198,7 @@ pub fn run(
     }
     tt.new_search();
     shared.nodes.store(0, Ordering::Relaxed);
+    shared.tb_hits.store(0, Ordering::Relaxed);
     let Some((main, helpers)) = workers.split_first_mut() else {
         shared.done.store(true, Ordering::SeqCst);
         reporter.best_move(None, None);
@@ -224,6 +251,7 @@ pub fn run(
             nodes: best.nodes,
             time_ms: elapsed,
             hashfull: tt.hashfull(),
+            tbhits: shared.tb_hits.load(Ordering::Relaxed),
             pv: &best.pv,
         });
         best.ponder = best.pv.get(1).copied();

@@ -8,19 +8,23 @@ use super::movepick::{MovePicker, OrderingContext};
 use super::params::*;
 use super::tt::{Bound, TranspositionTable};
 use super::worker::Worker;
-use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Shared};
+use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Shared, TB_BOUND, TB_WIN};
+use crate::tablebase::Wdl;
 
 /// Static evaluations are kept well inside the mate-score band.
 const EVAL_LIMIT: i32 = 10_000;
 
+/// A table result is exact: it is stored as if searched this many plies deeper.
+const TB_DEPTH_BONUS: i32 = 6;
+
 /// Marks "no static evaluation stored" (the node was in check).
 pub(super) const NO_EVAL: i32 = i16::MIN as i32;
 
-/// Mate scores count from the root in search but from the node in the table.
+/// Mate and table scores count from the root in search but from the node in the table.
 pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score - ply as i32
     } else {
         score
@@ -28,9 +32,9 @@ pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
 }
 
 pub(super) fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_BOUND {
         score + ply as i32
     } else {
         score
@@ -263,6 +267,55 @@ impl Worker {
             return score;
         }
 
+        // Step 3b. Endgame tables, right after a capture or pawn move (where the WDL tables are
+        // exact whatever the game before). A win or loss is a bound; where it settles the
+        // window, or the position is drawn, it is the result. Otherwise a PV node searches on,
+        // its score kept at or above a won result and at or below a lost one.
+        let mut tb_floor = -INFINITY;
+        let mut tb_ceiling = INFINITY;
+        if self.tb_limit > 0
+            && pos.halfmove_clock() == 0
+            && excluded.is_none()
+            && depth >= self.tb_depth
+            && pos.occupied().count() as usize <= self.tb_limit
+            && let Some(tables) = &self.tables
+            && let Some(wdl) = tables.probe_wdl(pos)
+            // A mated position is lost in the table, but the search scores it as a mate.
+            && !(wdl == Wdl::Loss && in_check && !pos.has_legal_move())
+        {
+            shared.tb_hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let (score, bound) = match wdl.outcome(self.tb_fifty_move_rule) {
+                1 => (TB_WIN - ply as i32, Bound::Lower),
+                -1 => (-TB_WIN + ply as i32, Bound::Upper),
+                // A cursed win is a draw, but one the opponent may still spoil.
+                _ => (DRAW + (wdl.as_number()).signum(), Bound::Exact),
+            };
+            if bound == Bound::Exact
+                || (bound == Bound::Lower && score >= beta)
+                || (bound == Bound::Upper && score <= alpha)
+            {
+                let stored_depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+                tt.store(
+                    key,
+                    Move::NONE,
+                    score_to_tt(score, ply),
+                    NO_EVAL,
+                    stored_depth,
+                    bound,
+                    PV,
+                );
+                return score;
+            }
+            if PV {
+                if bound == Bound::Lower {
+                    tb_floor = score;
+                    alpha = alpha.max(score);
+                } else {
+                    tb_ceiling = score;
+                }
+            }
+        }
+
         // Step 4. Static evaluation, sharpened by the stored score's bound.
         let raw_eval = if in_check {
             NO_EVAL
@@ -275,7 +328,7 @@ impl Worker {
         let mut eval = raw_eval;
         if let (Some(e), Some(score)) = (entry, hash_score)
             && !in_check
-            && score.abs() < MATE_BOUND
+            && score.abs() < TB_BOUND
             && ((e.bound == Bound::Lower && score > eval)
                 || (e.bound == Bound::Upper && score < eval))
         {
@@ -330,7 +383,8 @@ impl Worker {
                     return 0;
                 }
                 if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
+                    // Unproven by a real move: no mate or table win from a null move.
+                    return if score >= TB_BOUND { beta } else { score };
                 }
             }
         }
@@ -348,7 +402,7 @@ impl Worker {
         picker.keep_quiet_checks = depth <= QUIET_CHECKS_MAX_DEPTH;
         self.history.clear_killers(ply + 1);
         let us = pos.side_to_move();
-        let mut best_score = -INFINITY;
+        let mut best_score = tb_floor;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
         let mut quiets_tried = [Move::NONE; 64];
@@ -407,7 +461,7 @@ impl Worker {
                 && let (Some(e), Some(hash_score)) = (entry, hash_score)
                 && e.depth >= depth - 3
                 && e.bound != Bound::Upper
-                && hash_score.abs() < MATE_BOUND
+                && hash_score.abs() < TB_BOUND
             {
                 let singular_beta = hash_score - SE_MARGIN_PER_DEPTH * depth;
                 self.frames[ply].excluded = mv;
@@ -555,6 +609,7 @@ impl Worker {
         }
 
         // Step 12. Store the result.
+        best_score = best_score.min(tb_ceiling);
         let bound = if best_score >= beta {
             Bound::Lower
         } else if PV && !best_move.is_none() {

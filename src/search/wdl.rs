@@ -5,7 +5,7 @@
 //! the draw takes the rest. A and B were fitted by maximum likelihood (`zwischen fit-wdl`) on
 //! the scores and results of Zwischen's own self-play games.
 
-use super::MATE_BOUND;
+use super::TB_BOUND;
 
 /// Score (cp) at which a win is as likely as not.
 pub const WDL_A: f64 = 140.9;
@@ -14,10 +14,11 @@ pub const WDL_B: f64 = 145.2;
 
 /// (win, draw, loss) per mille for `score` from the side to move's view.
 pub fn wdl(score: i32) -> (u32, u32, u32) {
-    if score >= MATE_BOUND {
+    // Mates and table results are certain.
+    if score >= TB_BOUND {
         return (1000, 0, 0);
     }
-    if score <= -MATE_BOUND {
+    if score <= -TB_BOUND {
         return (0, 0, 1000);
     }
     let logistic = |x: f64| 1.0 / (1.0 + (-(x - WDL_A) / WDL_B).exp());
@@ -42,6 +43,8 @@ mod tests {
         }
         let (w, _, l) = wdl(0);
         assert_eq!(w, l);
-        assert_eq!(wdl(MATE_BOUND + 5), (1000, 0, 0));
+        assert_eq!(wdl(super::super::MATE_BOUND + 5), (1000, 0, 0));
+        assert_eq!(wdl(super::super::TB_WIN - 7), (1000, 0, 0));
+        assert_eq!(wdl(7 - super::super::TB_WIN), (0, 0, 1000));
     }
 }

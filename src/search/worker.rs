@@ -13,8 +13,9 @@ use super::params::*;
 use super::tt::{Bound, TranspositionTable};
 use super::{
     INFINITY, MATE, MATE_BOUND, MAX_PLY, PvInfo, Reporter, SearchJob, SearchResult, Shared,
-    TimeManager,
+    TB_BOUND, TB_WIN, TimeManager,
 };
+use crate::tablebase::{RankedMove, Tablebases};
 
 /// Stack size for search threads: deep recursion with move lists on the stack.
 pub const STACK_SIZE: usize = 64 << 20;
@@ -39,6 +40,9 @@ pub(super) struct RootMove {
     pub bound: Option<Bound>,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// The score the endgame tables give this move, when the root is in them: shown
+    /// instead of a search score that is no mate.
+    pub tb_score: Option<i32>,
 }
 
 /// One search thread's private state; kept between searches so histories carry over.
@@ -66,6 +70,12 @@ pub struct Worker {
     /// along the search path.
     pub(super) net: Option<Arc<Network>>,
     pub(super) accumulators: AccumulatorStack,
+    /// The endgame tables of this search, and the most pieces to probe in the search (0:
+    /// no probing, the one check made at every node without tables).
+    pub(super) tables: Option<Arc<Tablebases>>,
+    pub(super) tb_limit: usize,
+    pub(super) tb_depth: i32,
+    pub(super) tb_fifty_move_rule: bool,
 }
 
 impl Worker {
@@ -95,6 +105,10 @@ impl Worker {
             lmr,
             net: None,
             accumulators: AccumulatorStack::new(MAX_PLY + 8),
+            tables: None,
+            tb_limit: 0,
+            tb_depth: 1,
+            tb_fifty_move_rule: true,
         }
     }
 
@@ -151,7 +165,7 @@ impl Worker {
         shared: &Shared,
         reporter: &dyn Reporter,
     ) -> SearchResult {
-        self.prepare(job);
+        self.prepare(job, shared);
         let root = job.root;
         let max_depth = job.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
         // A limited strength chooses among several lines; only `job.multipv` are shown.
@@ -216,6 +230,9 @@ impl Worker {
         }
         shared.nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
         self.unreported_nodes = 0;
+        // Holding no tables between searches lets a new `SyzygyPath` unmap the old ones.
+        self.tables = None;
+        self.tb_limit = 0;
 
         if self.is_main() {
             // In `go infinite` and `go ponder` the move waits for `stop` or `ponderhit`.
@@ -229,7 +246,7 @@ impl Worker {
         self.result(job, completed_depth, tt)
     }
 
-    fn prepare(&mut self, job: &SearchJob) {
+    fn prepare(&mut self, job: &SearchJob, shared: &Shared) {
         let root = &job.root;
         self.nodes = 0;
         self.unreported_nodes = 0;
@@ -265,8 +282,10 @@ impl Worker {
                 bound: None,
                 pv: vec![mv],
                 seldepth: 0,
+                tb_score: None,
             })
             .collect();
+        self.prepare_tablebases(job, shared);
         // Start from a sensible order: the static exchange and evaluation after each move.
         let mut scored: Vec<(i32, RootMove)> = self
             .root_moves
@@ -283,6 +302,43 @@ impl Worker {
         self.root_moves = scored.into_iter().map(|(_, rm)| rm).collect();
     }
 
+    /// Takes the job's tables, and when the root is in them keeps only the root moves that
+    /// keep its best result (see `Tablebases::rank_root_moves`); the search chooses among
+    /// those.
+    fn prepare_tablebases(&mut self, job: &SearchJob, shared: &Shared) {
+        let Some(tb) = &job.tablebases else {
+            self.tables = None;
+            self.tb_limit = 0;
+            return;
+        };
+        self.tb_limit = tb.probe_limit.min(tb.tables.max_pieces());
+        self.tb_depth = tb.probe_depth;
+        self.tb_fifty_move_rule = tb.fifty_move_rule;
+        self.tables = Some(Arc::clone(&tb.tables));
+        if self.tb_limit == 0 || self.root_moves.is_empty() {
+            return;
+        }
+        let moves: Vec<Move> = self.root_moves.iter().map(|rm| rm.mv).collect();
+        // A position already repeated since the last capture or pawn move: no more shuffling.
+        let mut keys: Vec<u64> = job.history.iter().copied().chain([job.root.key()]).collect();
+        keys.sort_unstable();
+        let repeated = keys.windows(2).any(|w| w[0] == w[1]);
+        let Some(kept) = tb.tables.rank_root_moves(&job.root, &moves, repeated, tb.fifty_move_rule)
+        else {
+            return;
+        };
+        if self.is_main() {
+            shared.tb_hits.fetch_add(moves.len() as u64, Ordering::Relaxed);
+        }
+        self.root_moves.retain_mut(|rm| match kept.iter().find(|k| k.mv == rm.mv) {
+            Some(ranked) => {
+                rm.tb_score = Some(root_tb_score(ranked, tb.fifty_move_rule));
+                true
+            }
+            None => false,
+        });
+    }
+
     /// Searches the current multi-PV line at `depth` with a window around the last score,
     /// widening it on failure.
     fn aspiration(
@@ -296,8 +352,7 @@ impl Worker {
     ) {
         let previous = self.root_moves[self.pv_index].previous_score;
         let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND
-        {
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < TB_BOUND {
             ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)
@@ -377,19 +432,26 @@ impl Worker {
         let elapsed = shared.clock_start().elapsed().as_millis() as u64;
         let nodes = shared.nodes.load(Ordering::Relaxed) + self.unreported_nodes;
         let hashfull = tt.hashfull();
+        let tbhits = shared.tb_hits.load(Ordering::Relaxed);
         for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
             if rm.score == -INFINITY {
                 continue;
             }
+            // The tables know better than an evaluation; a mate found by the search is exact.
+            let (score, bound) = match rm.tb_score {
+                Some(tb_score) if rm.score.abs() < MATE_BOUND => (tb_score, None),
+                _ => (rm.score, rm.bound),
+            };
             reporter.pv(&PvInfo {
                 depth,
                 seldepth: rm.seldepth.max(1),
                 multipv: i + 1,
-                score: rm.score,
-                bound: rm.bound,
+                score,
+                bound,
                 nodes,
                 time_ms: elapsed,
                 hashfull,
+                tbhits,
                 pv: &rm.pv,
             });
         }
@@ -433,14 +495,29 @@ impl Worker {
                 .map(|e| e.mv)
                 .filter(|&mv| !mv.is_none() && child.legal_moves().contains(mv));
         }
+        let score = match best.tb_score {
+            Some(tb_score) if best.score.abs() < MATE_BOUND => tb_score,
+            _ => best.score,
+        };
         SearchResult {
             best: Some(best.mv),
             ponder,
-            score: best.score,
+            score,
             depth,
             seldepth: best.seldepth,
             pv: best.pv.clone(),
             nodes: self.nodes,
         }
+    }
+}
+
+/// The score shown for a root move the tables ranked: a win or loss in the table band,
+/// nearer the mate band the sooner the counter is zeroed; a draw as 0.
+fn root_tb_score(ranked: &RankedMove, fifty_move_rule: bool) -> i32 {
+    let plies = (ranked.plies as i32).min(MAX_PLY as i32 - 1);
+    match ranked.wdl.outcome(fifty_move_rule) {
+        1 => TB_WIN - plies,
+        -1 => -TB_WIN + plies,
+        _ => 0,
     }
 }

@@ -71,7 +71,7 @@ pub fn parse(line: &str, warnings: &mut Vec<String>) -> Result<Command, CommandE
         "debug" => Ok(Command::Debug),
         "isready" => Ok(Command::IsReady),
         "ucinewgame" => Ok(Command::UciNewGame),
-        "setoption" => parse_setoption(rest),
+        "setoption" => parse_setoption(line, rest),
         "position" => parse_position(rest),
         "go" => parse_go(rest, warnings),
         "stop" => Ok(Command::Stop),
@@ -104,7 +104,9 @@ fn shorten(text: &str) -> String {
     }
 }
 
-fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
+/// `words` are slices of `line`; the value is the rest of the line as written (a path may hold
+/// runs of spaces).
+fn parse_setoption(line: &str, words: &[&str]) -> Result<Command, CommandError> {
     if words.first() != Some(&"name") {
         return Err(CommandError::Invalid("setoption needs 'name <option>'".into()));
     }
@@ -114,7 +116,13 @@ fn parse_setoption(words: &[&str]) -> Result<Command, CommandError> {
     if name.is_empty() {
         return Err(CommandError::Invalid("setoption needs an option name".into()));
     }
-    let value = value_at.map(|at| words[at + 1..].join(" "));
+    let value = value_at.map(|at| match words.get(at + 1) {
+        Some(first) => {
+            let start = first.as_ptr() as usize - line.as_ptr() as usize;
+            line.get(start..).unwrap_or(first).trim_end().to_string()
+        }
+        None => String::new(),
+    });
     Ok(Command::SetOption { name, value })
 }
 
@@ -387,6 +395,18 @@ mod tests {
         assert_eq!(
             parse("setoption name Move Overhead value 30", &mut w),
             Ok(Command::SetOption { name: "Move Overhead".into(), value: Some("30".into()) })
+        );
+        // A value is kept as written: runs of spaces in a path, even the word "value".
+        assert_eq!(
+            parse("setoption name SyzygyPath value  /my  tables/value:/b \t", &mut w),
+            Ok(Command::SetOption {
+                name: "SyzygyPath".into(),
+                value: Some("/my  tables/value:/b".into())
+            })
+        );
+        assert_eq!(
+            parse("setoption name SyzygyPath value", &mut w),
+            Ok(Command::SetOption { name: "SyzygyPath".into(), value: Some(String::new()) })
         );
         assert_eq!(
             parse("position startpos moves e2e4 e7e5", &mut w),

@@ -17,7 +17,8 @@ use std::sync::mpsc::{self, Sender};
 use std::thread::JoinHandle;
 
 use crate::chess::{self, Position};
-use crate::search::{self, Limits, SearchJob, Shared, TranspositionTable, Worker};
+use crate::search::{self, Limits, SearchJob, Shared, TablebaseUse, TranspositionTable, Worker};
+use crate::tablebase::Tablebases;
 pub use command::{Command, CommandError, GoParams, parse};
 pub use input::read_line;
 use options::{Effect, Options};
@@ -42,6 +43,8 @@ struct Engine {
     history: Vec<u64>,
     options: Options,
     tt: Arc<TranspositionTable>,
+    /// The Syzygy tables of `SyzygyPath`, shared by the search threads.
+    tablebases: Arc<Tablebases>,
     /// The search threads' states; taken by a running search and handed back at its end.
     workers: Vec<Worker>,
     search: Option<RunningSearch>,
@@ -84,6 +87,7 @@ impl Engine {
             position: Position::startpos(),
             history: Vec::new(),
             tt: Arc::new(tt),
+            tablebases: Arc::new(Tablebases::empty()),
             workers: (0..options.threads).map(Worker::new).collect(),
             options,
             search: None,
@@ -237,8 +241,12 @@ impl Engine {
                 }
             }
             Command::Bench(depth) => {
-                let (nodes, nps) = crate::bench::run(depth.unwrap_or(crate::bench::DEFAULT_DEPTH));
-                output::line(&format!("{nodes} nodes {nps} nps"));
+                let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
+                let result = crate::bench::run_with_tables(depth, self.tablebase_use(), false);
+                if result.tbhits > 0 {
+                    output::line(&format!("info string bench: {} tbhits", result.tbhits));
+                }
+                output::line(&format!("{} nodes {} nps", result.nodes, result.nps));
             }
         }
         true
@@ -256,6 +264,7 @@ impl Engine {
                     self.options = previous;
                 }
             }
+            Ok(Effect::LoadTablebases) => self.load_tablebases(),
             Ok(Effect::ResizeThreads) => {
                 self.workers = (0..self.options.threads).map(Worker::new).collect();
             }
@@ -270,6 +279,33 @@ impl Engine {
                 }
             },
         }
+    }
+
+    /// Loads the tables of `SyzygyPath` (none for `<empty>`), reporting what was found and
+    /// every problem; the tables that loaded are used.
+    fn load_tablebases(&mut self) {
+        // Unmap the old tables first.
+        self.tablebases = Arc::new(Tablebases::empty());
+        if self.options.syzygy_path == options::NO_TABLES {
+            output::line("info string Syzygy: no tables (SyzygyPath is <empty>)");
+            return;
+        }
+        let (tables, report) = Tablebases::load(&self.options.syzygy_path);
+        for error in &report.errors {
+            output::error(&error.to_string());
+        }
+        output::line(&format!("info string {}", tables.summary(&report)));
+        self.tablebases = Arc::new(tables);
+    }
+
+    /// How the search uses the tables; `None` while none are loaded.
+    fn tablebase_use(&self) -> Option<TablebaseUse> {
+        (self.tablebases.max_pieces() > 0).then(|| TablebaseUse {
+            tables: Arc::clone(&self.tablebases),
+            probe_depth: self.options.syzygy_probe_depth,
+            probe_limit: self.options.syzygy_probe_limit,
+            fifty_move_rule: self.options.syzygy_50_move_rule,
+        })
     }
 
     /// Sets up `position`; on any error the previous position stays.
@@ -326,6 +362,7 @@ impl Engine {
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             strength: self.options.strength(),
+            tablebases: self.tablebase_use(),
         };
         let shared = Arc::new(Shared::new());
         shared.pondering.store(params.ponder, std::sync::atomic::Ordering::SeqCst);

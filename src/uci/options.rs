@@ -18,6 +18,11 @@ enum Kind {
 /// `EvalFile` value meaning the network built into the binary.
 pub const EMBEDDED_NET: &str = "<internal>";
 
+/// `SyzygyPath` value meaning no tables.
+pub const NO_TABLES: &str = "<empty>";
+/// The most pieces the Syzygy tables have.
+pub const MAX_TB_PIECES: i64 = 7;
+
 const DECLARATIONS: &[(&str, Kind)] = &[
     ("Hash", Kind::Spin { default: 16, min: 1, max: 65_536 }),
     ("Threads", Kind::Spin { default: 1, min: 1, max: MAX_THREADS }),
@@ -29,6 +34,10 @@ const DECLARATIONS: &[(&str, Kind)] = &[
     ("UCI_ShowWDL", Kind::Check { default: false }),
     ("Use NNUE", Kind::Check { default: true }),
     ("EvalFile", Kind::Text { default: EMBEDDED_NET }),
+    ("SyzygyPath", Kind::Text { default: NO_TABLES }),
+    ("SyzygyProbeDepth", Kind::Spin { default: 1, min: 1, max: 100 }),
+    ("Syzygy50MoveRule", Kind::Check { default: true }),
+    ("SyzygyProbeLimit", Kind::Spin { default: MAX_TB_PIECES, min: 0, max: MAX_TB_PIECES }),
     ("UCI_LimitStrength", Kind::Check { default: false }),
     (
         "UCI_Elo",
@@ -52,6 +61,11 @@ pub struct Options {
     pub limit_strength: bool,
     pub elo: u32,
     pub eval_file: String,
+    /// Directories of Syzygy tables, as given (`<empty>`: none).
+    pub syzygy_path: String,
+    pub syzygy_probe_depth: i32,
+    pub syzygy_50_move_rule: bool,
+    pub syzygy_probe_limit: usize,
 }
 
 impl Default for Options {
@@ -67,6 +81,10 @@ impl Default for Options {
             limit_strength: false,
             elo: strength::MAX_ELO,
             eval_file: EMBEDDED_NET.to_string(),
+            syzygy_path: NO_TABLES.to_string(),
+            syzygy_probe_depth: 1,
+            syzygy_50_move_rule: true,
+            syzygy_probe_limit: MAX_TB_PIECES as usize,
         }
     }
 }
@@ -80,6 +98,8 @@ pub enum Effect {
     ClearHash,
     /// Load the network `eval_file` names (and keep the current one if that fails).
     LoadNetwork,
+    /// Load the tables in `syzygy_path`.
+    LoadTablebases,
 }
 
 impl Options {
@@ -118,11 +138,12 @@ impl Options {
             Kind::Button => Ok(Effect::ClearHash),
             Kind::Text { .. } => {
                 let text = value.map(str::trim).unwrap_or_default();
-                self.eval_file = if text.is_empty() || text.eq_ignore_ascii_case("<empty>") {
-                    EMBEDDED_NET.to_string()
-                } else {
-                    text.to_string()
-                };
+                let empty = text.is_empty() || text.eq_ignore_ascii_case("<empty>");
+                if canonical == "SyzygyPath" {
+                    self.syzygy_path = if empty { NO_TABLES } else { text }.to_string();
+                    return Ok(Effect::LoadTablebases);
+                }
+                self.eval_file = if empty { EMBEDDED_NET } else { text }.to_string();
                 Ok(Effect::LoadNetwork)
             }
             Kind::Check { .. } => {
@@ -137,6 +158,7 @@ impl Options {
                     "UCI_LimitStrength" => self.limit_strength = flag,
                     // The evaluation in use is process-wide state of `eval::nnue`.
                     "Use NNUE" => crate::eval::nnue::set_enabled(flag),
+                    "Syzygy50MoveRule" => self.syzygy_50_move_rule = flag,
                     _ => self.chess960 = flag,
                 }
                 Ok(Effect::None)
@@ -163,6 +185,14 @@ impl Options {
                     }
                     "UCI_Elo" => {
                         self.elo = number as u32;
+                        Effect::None
+                    }
+                    "SyzygyProbeDepth" => {
+                        self.syzygy_probe_depth = number as i32;
+                        Effect::None
+                    }
+                    "SyzygyProbeLimit" => {
+                        self.syzygy_probe_limit = number as usize;
                         Effect::None
                     }
                     _ => {
@@ -199,5 +229,24 @@ mod tests {
         assert_eq!(o.eval_file, "/nets/a b.nnue");
         assert_eq!(o.set("evalfile", None), Ok(Effect::LoadNetwork));
         assert_eq!(o.eval_file, EMBEDDED_NET);
+    }
+
+    #[test]
+    fn syzygy_options() {
+        let mut o = Options::default();
+        assert_eq!(o.syzygy_path, NO_TABLES);
+        assert_eq!(o.set("SyzygyPath", Some(" /t b/x:/y ")), Ok(Effect::LoadTablebases));
+        assert_eq!(o.syzygy_path, "/t b/x:/y");
+        assert_eq!(o.set("syzygypath", Some("")), Ok(Effect::LoadTablebases));
+        assert_eq!(o.syzygy_path, NO_TABLES);
+        assert_eq!(o.set("SyzygyProbeDepth", Some("5")), Ok(Effect::None));
+        assert_eq!(o.syzygy_probe_depth, 5);
+        assert!(o.set("SyzygyProbeDepth", Some("0")).is_err());
+        assert_eq!(o.set("SyzygyProbeLimit", Some("0")), Ok(Effect::None));
+        assert_eq!(o.syzygy_probe_limit, 0);
+        assert!(o.set("SyzygyProbeLimit", Some("8")).is_err());
+        assert_eq!(o.set("Syzygy50MoveRule", Some("false")), Ok(Effect::None));
+        assert!(!o.syzygy_50_move_rule);
+        assert!(!o.chess960);
     }
 }

@@ -52,12 +52,13 @@ impl Reporter for UciReporter {
         let nps = info.nodes * 1000 / info.time_ms.max(1);
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_uci(self.chess960)).collect();
         line(&format!(
-            "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {} time {} pv {}",
+            "info depth {} seldepth {} multipv {} score {score}{bound}{wdl} nodes {} nps {nps} hashfull {} tbhits {} time {} pv {}",
             info.depth,
             info.seldepth,
             info.multipv,
             info.nodes,
             info.hashfull,
+            info.tbhits,
             info.time_ms,
             pv.join(" ")
         ));
