@@ -101,6 +101,9 @@ enum Command {
         /// Evaluation to play with: `network` (the embedded net), `hand-written`, or a net file.
         #[arg(long, default_value = "network")]
         eval: String,
+        /// Syzygy tables (as for SyzygyPath): a game reaching them gets their result.
+        #[arg(long)]
+        syzygy_path: Option<String>,
     },
     /// Developer tool: convert datagen records to `FEN;result;score` text (--to-text) or back.
     #[command(hide = true)]
@@ -231,6 +234,7 @@ fn main() -> ExitCode {
             openings,
             out,
             eval,
+            syzygy_path,
         }) => {
             match eval.as_str() {
                 "network" => {}
@@ -249,8 +253,16 @@ fn main() -> ExitCode {
                     },
                 },
             }
+            let tables = syzygy_path.map(|path| {
+                let (tables, report) = zwischen::tablebase::Tablebases::load(&path);
+                for error in &report.errors {
+                    eprintln!("error: {error}");
+                }
+                eprintln!("{}", tables.summary(&report));
+                tables
+            });
             let settings =
-                zwischen::datagen::Settings { games, nodes, threads, random_plies, seed };
+                zwischen::datagen::Settings { games, nodes, threads, random_plies, seed, tables };
             let openings: Vec<String> = match openings.map(std::fs::read_to_string).transpose() {
                 Ok(text) => text
                     .unwrap_or_default()

@@ -24,6 +24,7 @@ use crate::chess::{Color, Position};
 use crate::search::{
     self, Limits, MATE_BOUND, SearchJob, Shared, Silent, TranspositionTable, Worker,
 };
+use crate::tablebase::Tablebases;
 pub use packed::{PackedError, PackedPosition, RECORD_BYTES};
 
 pub struct Settings {
@@ -32,6 +33,10 @@ pub struct Settings {
     pub threads: usize,
     pub random_plies: usize,
     pub seed: u64,
+    /// Syzygy tables to end games with: a game that reaches a table position (right after a
+    /// capture, where a WDL probe is exact) gets the table's result. Early nets often fail to
+    /// convert won endgames at a few thousand nodes; the tables label those games right.
+    pub tables: Option<Tablebases>,
 }
 
 /// A search score this large for both sides' searches in a row ends the game as won.
@@ -71,7 +76,7 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
                         let fen = &openings[rng.random_range(0..openings.len())];
                         Position::from_fen(fen).unwrap_or_else(|_| Position::startpos())
                     };
-                    let records = play_game(start, settings, &mut rng, &tt, &mut workers);
+                    let (_, records) = play_game(start, settings, &mut rng, &tt, &mut workers);
                     // One game's records are written together and flushed, so a stop between
                     // games never leaves a partial record.
                     if let Ok(mut w) = writer.lock() {
@@ -102,19 +107,20 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
     Ok(written.into_inner())
 }
 
-/// One game; returns its recorded positions labelled with the result.
+/// One game; returns its result (0 Black won, 1 draw, 2 White won) and its recorded
+/// positions labelled with it.
 fn play_game(
     mut pos: Position,
     settings: &Settings,
     rng: &mut StdRng,
     tt: &TranspositionTable,
     workers: &mut [Worker],
-) -> Vec<PackedPosition> {
+) -> (u8, Vec<PackedPosition>) {
     // Random plies first, for variety.
     for _ in 0..settings.random_plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return Vec::new();
+            return (1, Vec::new());
         }
         pos.make_move(moves.as_slice()[rng.random_range(0..moves.len())]);
     }
@@ -140,6 +146,13 @@ fn play_game(
         }
         if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || plies > MAX_GAME_PLIES {
             break 1;
+        }
+        if pos.halfmove_clock() == 0
+            && let Some(wdl) = settings.tables.as_ref().and_then(|t| t.probe_wdl(&pos))
+        {
+            // Cursed wins and blessed losses are draws under the 50-move rule.
+            let white_outcome = wdl.outcome(true) * pos.side_to_move().sign();
+            break (white_outcome + 1) as u8;
         }
         let count = seen.entry(pos.key()).or_insert(0);
         *count += 1;
@@ -182,7 +195,8 @@ fn play_game(
             history.clear();
         }
     };
-    recorded.iter().map(|(pos, score)| PackedPosition::pack(pos, *score, result)).collect()
+    let records = recorded.iter().map(|(pos, score)| PackedPosition::pack(pos, *score, result));
+    (result, records.collect())
 }
 
 /// Converts between record files and `FEN;R;S` text; returns the number of positions.
@@ -228,4 +242,42 @@ pub fn convert(input: &str, output: &str, to_text: bool) -> std::io::Result<usiz
     }
     writer.flush()?;
     Ok(count)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn settings(tables: Option<Tablebases>) -> Settings {
+        Settings { games: 1, nodes: 2000, threads: 1, random_plies: 0, seed: 1, tables }
+    }
+
+    fn play(fen: &str, settings: &Settings) -> (u8, Vec<PackedPosition>) {
+        let tt = TranspositionTable::new(1).unwrap();
+        let mut rng = StdRng::seed_from_u64(1);
+        let mut workers = vec![Worker::new(0)];
+        play_game(Position::from_fen(fen).unwrap(), settings, &mut rng, &tt, &mut workers)
+    }
+
+    #[test]
+    fn a_game_reaching_the_tables_gets_their_result() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/syzygy");
+        let (tables, report) = Tablebases::load(dir);
+        assert!(report.errors.is_empty());
+        let with_tables = settings(Some(tables));
+        // The first position is in the tables (its counter is 0): the game ends there.
+        // Black to move wins K+Q v K+R; Black to move loses it; a drawn K+R v K+R (the
+        // results were checked with python-chess's prober).
+        assert_eq!(play("3qk3/8/8/8/8/8/8/3RK3 b - - 0 1", &with_tables), (0, Vec::new()));
+        assert_eq!(play("8/8/8/3k4/8/8/1r6/K1Q5 b - - 0 1", &with_tables), (2, Vec::new()));
+        assert_eq!(play("8/r7/3k4/8/8/3K4/8/7R w - - 0 1", &with_tables), (1, Vec::new()));
+        // Five pieces are beyond the tables: the game is played until a capture brings it
+        // into them, and ends there as won (every recorded position has five pieces).
+        let (result, records) = play("4k3/8/8/8/8/8/3r4/3QK2R w - - 0 1", &with_tables);
+        assert_eq!(result, 2);
+        assert!(records.iter().all(|r| r.occupied.count_ones() == 5), "{records:?}");
+        // Without tables the same K+R v K+R is played on (a position is recorded).
+        let (_, records) = play("8/r7/3k4/8/8/3K4/8/7R w - - 0 1", &settings(None));
+        assert!(!records.is_empty());
+    }
 }
