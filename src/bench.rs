@@ -106,14 +106,8 @@ pub fn run_with_tables(
             continue;
         }
         let job = SearchJob {
-            root,
-            history: Vec::new(),
-            limits: Limits { depth: Some(depth), ..Limits::default() },
-            search_moves: Vec::new(),
-            multipv: 1,
-            move_overhead_ms: 0,
-            strength: None,
             tablebases: tablebases.clone(),
+            ..SearchJob::new(root, Limits { depth: Some(depth), ..Limits::default() })
         };
         let shared = Shared::new();
         nodes += search::run(&job, &tt, &shared, &mut workers, &Silent).nodes;

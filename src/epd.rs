@@ -157,16 +157,7 @@ pub fn run(
             Budget::Depth(depth) => Limits { depth: Some(depth), ..Limits::default() },
             Budget::Nodes(nodes) => Limits { nodes: Some(nodes), ..Limits::default() },
         };
-        let job = SearchJob {
-            root: case.position,
-            history: Vec::new(),
-            limits,
-            search_moves: Vec::new(),
-            multipv: 1,
-            move_overhead_ms: 0,
-            strength: None,
-            tablebases: None,
-        };
+        let job = SearchJob::new(case.position, limits);
         let recorder = Recorder(Mutex::new(Vec::new()));
         let result = search::run(&job, &tt, &Shared::new(), &mut workers, &recorder);
         let iterations = recorder.0.into_inner().unwrap_or_default();

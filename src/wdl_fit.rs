@@ -6,10 +6,10 @@
 //! A and B maximise the mean log-likelihood of the games' results.
 
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::BufReader;
 use std::path::Path;
 
-use crate::datagen::packed::{PackedPosition, RECORD_BYTES};
+use crate::datagen::packed::{PackedPosition, RECORD_BYTES, read_record};
 
 /// One labelled score: centipawns and the result, both from White's view (0, 0.5 or 1).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -32,12 +32,7 @@ pub fn load_records(path: &Path, samples: &mut Vec<Sample>) -> std::io::Result<u
     let mut reader = BufReader::new(File::open(path)?);
     let mut record = [0u8; RECORD_BYTES];
     let mut skipped = 0;
-    loop {
-        match reader.read_exact(&mut record) {
-            Ok(()) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-            Err(e) => return Err(e),
-        }
+    while read_record(&mut reader, &mut record)? {
         match PackedPosition::from_bytes(&record) {
             Ok(packed) => samples.push(Sample {
                 score: f64::from(packed.score),

@@ -95,16 +95,8 @@ fn check_suite(exact_once_seen: bool, min_exact: usize) {
                 tt.clear();
                 let mut workers = vec![Worker::new(0)];
                 let depth = 2 * dm.abs() + 4;
-                let job = SearchJob {
-                    root: Position::from_fen(&fen).unwrap(),
-                    history: Vec::new(),
-                    limits: Limits { depth: Some(depth), ..Limits::default() },
-                    search_moves: Vec::new(),
-                    multipv: 1,
-                    move_overhead_ms: 0,
-                    strength: None,
-                    tablebases: None,
-                };
+                let limits = Limits { depth: Some(depth), ..Limits::default() };
+                let job = SearchJob::new(Position::from_fen(&fen).unwrap(), limits);
                 let reporter = Scores(Mutex::new(Vec::new()));
                 search::run(&job, &tt, &Shared::new(), &mut workers, &reporter);
                 let scores = reporter.0.into_inner().unwrap();

@@ -161,14 +161,8 @@ fn play_game(
             break 1;
         }
         let job = SearchJob {
-            root: pos,
             history: history.clone(),
-            limits: Limits { nodes: Some(settings.nodes), ..Limits::default() },
-            search_moves: Vec::new(),
-            multipv: 1,
-            move_overhead_ms: 0,
-            strength: None,
-            tablebases: None,
+            ..SearchJob::new(pos, Limits { nodes: Some(settings.nodes), ..Limits::default() })
         };
         let shared = Shared::new();
         let found = search::run(&job, tt, &shared, workers, &Silent);
@@ -203,7 +197,7 @@ fn play_game(
 /// Converts between record files and `FEN;R;S` text; returns the number of positions.
 /// Unreadable lines or records are reported on stderr and skipped.
 pub fn convert(input: &str, output: &str, to_text: bool) -> std::io::Result<usize> {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::{BufRead, BufReader};
     let reader = BufReader::new(File::open(input)?);
     let mut writer = BufWriter::new(File::create(output)?);
     let mut count = 0;
@@ -211,12 +205,7 @@ pub fn convert(input: &str, output: &str, to_text: bool) -> std::io::Result<usiz
         let mut reader = reader;
         let mut record = [0u8; RECORD_BYTES];
         let mut index = 0u64;
-        loop {
-            match reader.read_exact(&mut record) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
-                Err(e) => return Err(e),
-            }
+        while packed::read_record(&mut reader, &mut record)? {
             match PackedPosition::from_bytes(&record) {
                 Ok(packed) => {
                     writeln!(writer, "{}", packed.to_text())?;

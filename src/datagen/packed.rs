@@ -23,6 +23,19 @@ use crate::chess::{CastleSide, Color, FenError, Piece, PieceType, Position, Squa
 
 pub const RECORD_BYTES: usize = 32;
 
+/// Reads the next record of a record file into `record`; `Ok(false)` at the end of the file
+/// (a partial record at the end counts as the end).
+pub fn read_record(
+    reader: &mut impl std::io::Read,
+    record: &mut [u8; RECORD_BYTES],
+) -> std::io::Result<bool> {
+    match reader.read_exact(record) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
 const CASTLING_ROOK: [u8; 2] = [12, 13];
 const NO_SQUARE: u8 = 64;
 

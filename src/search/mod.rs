@@ -67,6 +67,23 @@ pub struct SearchJob {
     pub tablebases: Option<TablebaseUse>,
 }
 
+impl SearchJob {
+    /// A plain search of `root` within `limits`: no game before it, all root moves, one
+    /// line, no move overhead, full strength, no tables.
+    pub fn new(root: Position, limits: Limits) -> SearchJob {
+        SearchJob {
+            root,
+            history: Vec::new(),
+            limits,
+            search_moves: Vec::new(),
+            multipv: 1,
+            move_overhead_ms: 0,
+            strength: None,
+            tablebases: None,
+        }
+    }
+}
+
 /// A score as UCI shows it.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum ScoreReport {
