@@ -177,6 +177,15 @@ enum Command {
         #[arg(long, required = true)]
         data: Vec<String>,
     },
+    /// Developer tool: list the tunable search constants, one a line as OpenBench's SPSA takes
+    /// them: "name, int, value, min, max, c_end, r_end". A tuning build (`--features tune`)
+    /// has a UCI option for each.
+    #[command(hide = true)]
+    Tunables {
+        /// The r_end (final learning rate) to print with each.
+        #[arg(long, default_value_t = 0.002)]
+        r_end: f64,
+    },
     /// Print the magic numbers and Zobrist keys as the source of src/chess/generated.rs.
     #[command(hide = true)]
     GenerateTables {
@@ -353,6 +362,15 @@ fn main() -> ExitCode {
             }
         },
         Some(Command::FitWdl { data }) => run_fit_wdl(&data),
+        Some(Command::Tunables { r_end }) => {
+            for t in zwischen::search::params::TUNABLES {
+                println!(
+                    "{}, int, {}, {}, {}, {}, {r_end}",
+                    t.name, t.default, t.min, t.max, t.step
+                );
+            }
+            ExitCode::SUCCESS
+        }
         Some(Command::GenerateTables { seed }) => {
             print!("{}", chess::tables_gen::generate(seed));
             ExitCode::SUCCESS

@@ -345,26 +345,26 @@ impl Worker {
             // will not fall below it. Not when beta is a mated score: no margin on the static
             // eval shows that this side escapes a mate (the search for a shorter mate would
             // take every such node for an escape, and report a longer mate).
-            if depth <= RFP_MAX_DEPTH
+            if depth <= rfp_max_depth()
                 && eval.abs() < MATE_BOUND
                 && beta > -MATE_BOUND
-                && eval - RFP_MARGIN * (depth - improving as i32) >= beta
+                && eval - rfp_margin() * (depth - improving as i32) >= beta
             {
                 return eval;
             }
 
             // Step 6. Null-move pruning: if passing still fails high, a real move will too.
             // Not without pieces (zugzwang is common in pawn endings) or twice in a row.
-            if depth >= NMP_MIN_DEPTH
+            if depth >= nmp_min_depth()
                 && eval >= beta
                 && beta > -MATE_BOUND
                 && ply >= 1
                 && self.frames[ply - 1].moved.is_some()
                 && pos.has_non_pawn_material(pos.side_to_move())
             {
-                let reduction = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(3);
+                let reduction = nmp_base_reduction()
+                    + depth / nmp_depth_divisor()
+                    + ((eval - beta) / nmp_eval_divisor()).min(3);
                 let mut child = *pos;
                 child.make_null_move();
                 self.push(pos, None, &child, ply);
@@ -391,7 +391,8 @@ impl Worker {
 
         // Step 7. Internal iterative reduction: without a hash move, a deep search here is
         // probably wasted; search it shallower and let the next iteration do it properly.
-        if hash_move.is_none() && excluded.is_none() && depth >= IIR_MIN_DEPTH && (PV || cut_node) {
+        if hash_move.is_none() && excluded.is_none() && depth >= iir_min_depth() && (PV || cut_node)
+        {
             depth -= 1;
         }
 
@@ -424,8 +425,8 @@ impl Worker {
                 if !noisy && !gives_check {
                     // Late-move pruning: at low depth, late quiet moves rarely matter. Not
                     // when alpha is a mate: a late quiet move may mate sooner.
-                    let limit = (LMP_BASE + depth * depth) / (2 - improving as i32);
-                    if depth <= LMP_MAX_DEPTH && moves_searched >= limit && alpha < MATE_BOUND {
+                    let limit = (lmp_base() + depth * depth) / (2 - improving as i32);
+                    if depth <= lmp_max_depth() && moves_searched >= limit && alpha < MATE_BOUND {
                         picker.skip_quiets = true;
                         continue;
                     }
@@ -433,19 +434,19 @@ impl Worker {
                     // Not when alpha is a mate: no eval reaches it, but a quiet move may mate
                     // sooner.
                     if !in_check
-                        && depth <= FP_MAX_DEPTH
+                        && depth <= fp_max_depth()
                         && alpha < MATE_BOUND
-                        && eval + FP_BASE + FP_PER_DEPTH * depth <= alpha
+                        && eval + fp_base() + fp_per_depth() * depth <= alpha
                     {
                         picker.skip_quiets = true;
                         continue;
                     }
                     // SEE pruning: moving onto a square that loses material.
-                    if depth <= SEE_MAX_DEPTH && !pos.see_ge(mv, SEE_QUIET_MARGIN * depth) {
+                    if depth <= see_max_depth() && !pos.see_ge(mv, see_quiet_margin() * depth) {
                         continue;
                     }
-                } else if depth <= SEE_MAX_DEPTH
-                    && !pos.see_ge(mv, SEE_NOISY_MARGIN * depth * depth)
+                } else if depth <= see_max_depth()
+                    && !pos.see_ge(mv, see_noisy_margin() * depth * depth)
                 {
                     continue;
                 }
@@ -457,13 +458,13 @@ impl Worker {
             let mut extension = 0;
             if mv == hash_move
                 && excluded.is_none()
-                && depth >= SE_MIN_DEPTH
+                && depth >= se_min_depth()
                 && let (Some(e), Some(hash_score)) = (entry, hash_score)
                 && e.depth >= depth - 3
                 && e.bound != Bound::Upper
                 && hash_score.abs() < TB_BOUND
             {
-                let singular_beta = hash_score - SE_MARGIN_PER_DEPTH * depth;
+                let singular_beta = hash_score - se_margin_per_depth() * depth;
                 self.frames[ply].excluded = mv;
                 let score = self.search::<false>(
                     pos,
@@ -496,7 +497,7 @@ impl Worker {
             // Step 11. Late-move reductions: later moves are searched shallower first, and
             // again at full depth only if they beat alpha.
             let mut score = -INFINITY;
-            if depth >= LMR_MIN_DEPTH
+            if depth >= lmr_min_depth()
                 && moves_searched > 1 + PV as i32
                 && (!noisy || !super::movepick::is_good_noisy(order_score))
             {
@@ -508,8 +509,8 @@ impl Worker {
                 }
                 if !noisy {
                     reduction -= order_score
-                        .clamp(-4 * LMR_HISTORY_DIVISOR, 4 * LMR_HISTORY_DIVISOR)
-                        / LMR_HISTORY_DIVISOR;
+                        .clamp(-4 * lmr_history_divisor(), 4 * lmr_history_divisor())
+                        / lmr_history_divisor();
                 }
                 if gives_check {
                     reduction -= 1;

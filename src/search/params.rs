@@ -1,55 +1,179 @@
-//! Tuned search constants, in one place. Each was kept because a match said it helps; the
-//! commit that set it carries the result.
+//! Tuned search and time-management constants, in one place. Each was kept because a match said
+//! it helps; the commit that set it carries the result.
+//!
+//! The numeric ones are *tunables*: a function per constant, which in a normal build returns
+//! the value as a constant, and in a tuning build (`--features tune`) reads a value that a UCI
+//! option of the same name sets, so that SPSA (`benches/spsa.py`) can play games with other
+//! values. `TUNABLES` lists them with their ranges and SPSA steps (`zwischen tunables` prints
+//! them in the form OpenBench takes).
 
-/// Reverse futility pruning: the static eval beats beta by this much per ply of depth.
-pub const RFP_MAX_DEPTH: i32 = 8;
-pub const RFP_MARGIN: i32 = 80;
+#[cfg(feature = "tune")]
+use std::sync::atomic::{AtomicI32, Ordering};
 
-/// Null-move pruning.
-pub const NMP_MIN_DEPTH: i32 = 3;
-pub const NMP_BASE_REDUCTION: i32 = 3;
-pub const NMP_DEPTH_DIVISOR: i32 = 4;
-pub const NMP_EVAL_DIVISOR: i32 = 200;
+/// One tunable constant: its name (also its UCI option in a tuning build), value, the range
+/// SPSA may move it in, and SPSA's final perturbation (`c_end`) for it.
+#[derive(Copy, Clone, Debug)]
+pub struct Tunable {
+    pub name: &'static str,
+    pub default: i32,
+    pub min: i32,
+    pub max: i32,
+    pub step: i32,
+}
 
-/// Futility pruning of quiet moves: eval plus this margin cannot reach alpha.
-pub const FP_MAX_DEPTH: i32 = 7;
-pub const FP_BASE: i32 = 100;
-pub const FP_PER_DEPTH: i32 = 90;
+macro_rules! tunables {
+    ($($(#[doc = $doc:literal])* $name:ident: $default:literal, $min:literal..=$max:literal,
+        step $step:literal;)*) => {
+        $(
+            $(#[doc = $doc])*
+            #[cfg(not(feature = "tune"))]
+            #[inline(always)]
+            pub const fn $name() -> i32 {
+                $default
+            }
 
-/// Late-move pruning: quiet moves tried beyond `(LMP_BASE + depth^2) / (2 - improving)`.
-pub const LMP_MAX_DEPTH: i32 = 8;
-pub const LMP_BASE: i32 = 3;
+            $(#[doc = $doc])*
+            #[cfg(feature = "tune")]
+            #[inline(always)]
+            pub fn $name() -> i32 {
+                cells::$name.load(Ordering::Relaxed)
+            }
+        )*
+
+        /// The values of a tuning build.
+        #[cfg(feature = "tune")]
+        #[allow(non_upper_case_globals)]
+        mod cells {
+            use std::sync::atomic::AtomicI32;
+            $(pub static $name: AtomicI32 = AtomicI32::new($default);)*
+        }
+
+        #[cfg(feature = "tune")]
+        fn cell(name: &str) -> Option<&'static AtomicI32> {
+            match name {
+                $(stringify!($name) => Some(&cells::$name),)*
+                _ => None,
+            }
+        }
+
+        pub const TUNABLES: &[Tunable] = &[
+            $(Tunable { name: stringify!($name), default: $default, min: $min, max: $max, step: $step },)*
+        ];
+    };
+}
+
+tunables! {
+    /// Reverse futility pruning: the static eval beats beta by `rfp_margin` per ply of depth.
+    rfp_max_depth: 8, 4..=12, step 1;
+    rfp_margin: 80, 30..=160, step 8;
+
+    /// Null-move pruning: from `nmp_min_depth`, reduced by `nmp_base_reduction + depth /
+    /// nmp_depth_divisor + min((eval - beta) / nmp_eval_divisor, 3)`.
+    nmp_min_depth: 3, 2..=5, step 1;
+    nmp_base_reduction: 3, 2..=5, step 1;
+    nmp_depth_divisor: 4, 2..=8, step 1;
+    nmp_eval_divisor: 200, 80..=400, step 20;
+
+    /// Futility pruning of quiet moves: eval plus `fp_base + fp_per_depth * depth` cannot reach
+    /// alpha.
+    fp_max_depth: 7, 4..=10, step 1;
+    fp_base: 100, 30..=250, step 12;
+    fp_per_depth: 90, 30..=200, step 10;
+
+    /// Late-move pruning: quiet moves tried beyond `(lmp_base + depth^2) / (2 - improving)`.
+    lmp_max_depth: 8, 4..=12, step 1;
+    lmp_base: 3, 1..=8, step 1;
+
+    /// SEE pruning thresholds (quiet moves per ply of depth, noisy ones per ply squared).
+    see_quiet_margin: -60, -150..=-10, step 8;
+    see_noisy_margin: -30, -100..=-5, step 5;
+    see_max_depth: 8, 4..=12, step 1;
+
+    /// Late-move reductions from this depth on.
+    lmr_min_depth: 3, 2..=5, step 1;
+    /// Late-move reductions: `lmr_base + ln(depth) ln(moves) / lmr_divisor`, both in
+    /// hundredths.
+    lmr_base: 75, 25..=150, step 8;
+    lmr_divisor: 225, 150..=350, step 12;
+    /// History score worth one ply of reduction.
+    lmr_history_divisor: 8192, 2048..=16384, step 800;
+
+    /// Singular extensions: from this depth, with a margin of this many cp per ply of depth.
+    se_min_depth: 8, 5..=10, step 1;
+    se_margin_per_depth: 2, 1..=5, step 1;
+
+    /// Aspiration windows: from this depth, this wide at first.
+    aspiration_min_depth: 4, 2..=8, step 1;
+    aspiration_delta: 20, 8..=50, step 3;
+
+    /// Quiescence delta pruning margin.
+    delta_margin: 200, 80..=400, step 20;
+
+    /// Internal iterative reduction: nodes without a hash move this deep are searched a ply less.
+    iir_min_depth: 4, 2..=8, step 1;
+
+    /// Time management: the soft limit in percent of the clock's share for this move (before
+    /// the cap at a fifth of the clock), and the hard limit in percent of the soft one (before
+    /// the cap at three quarters of the clock).
+    tm_soft_percent: 100, 60..=160, step 8;
+    tm_hard_percent: 400, 200..=600, step 25;
+    /// Time management: the soft limit grows by this many percent per unit of best-move
+    /// instability, and by the score's drop in cp up to this many percent.
+    tm_instability_percent: 15, 0..=40, step 3;
+    tm_drop_cap: 100, 0..=200, step 10;
+}
 
 /// Up to this depth, quiet checks are still tried once late-move or futility pruning skips
-/// the other quiet moves (so that a mate in one behind them is seen).
+/// the other quiet moves (so that a mate in one behind them is seen). Not tuned: mate scores
+/// depend on it.
 pub const QUIET_CHECKS_MAX_DEPTH: i32 = 2;
-
-/// SEE pruning thresholds per ply of depth.
-pub const SEE_QUIET_MARGIN: i32 = -60;
-pub const SEE_NOISY_MARGIN: i32 = -30;
-pub const SEE_MAX_DEPTH: i32 = 8;
-
-/// Late-move reductions from this depth on.
-pub const LMR_MIN_DEPTH: i32 = 3;
-/// Late-move reductions: `LMR_BASE + ln(depth) ln(moves) / LMR_DIVISOR`, in hundredths.
-pub const LMR_BASE: f64 = 0.75;
-pub const LMR_DIVISOR: f64 = 2.25;
-/// History score worth one ply of reduction.
-pub const LMR_HISTORY_DIVISOR: i32 = 8192;
-
-/// Singular extensions: from this depth, with a margin of this many cp per ply of depth.
-pub const SE_MIN_DEPTH: i32 = 8;
-pub const SE_MARGIN_PER_DEPTH: i32 = 2;
 
 /// Extend checked positions by one ply.
 pub const CHECK_EXTENSION: bool = true;
 
-/// Aspiration windows.
-pub const ASPIRATION_MIN_DEPTH: i32 = 4;
-pub const ASPIRATION_DELTA: i32 = 20;
+/// Sets a tunable of a tuning build by name (any case); the value must be in its range.
+#[cfg(feature = "tune")]
+pub fn set(name: &str, value: i32) -> Result<(), String> {
+    let tunable = TUNABLES
+        .iter()
+        .find(|t| t.name.eq_ignore_ascii_case(name))
+        .ok_or_else(|| format!("unknown tunable '{name}'"))?;
+    if !(tunable.min..=tunable.max).contains(&value) {
+        return Err(format!(
+            "{} needs a value from {} to {}",
+            tunable.name, tunable.min, tunable.max
+        ));
+    }
+    cell(tunable.name).expect("every tunable has a cell").store(value, Ordering::Relaxed);
+    Ok(())
+}
 
-/// Quiescence delta pruning margin.
-pub const DELTA_MARGIN: i32 = 200;
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Internal iterative reduction: nodes without a hash move this deep are searched a ply less.
-pub const IIR_MIN_DEPTH: i32 = 4;
+    #[test]
+    fn every_tunable_starts_inside_its_range_with_a_usable_step() {
+        for t in TUNABLES {
+            assert!(t.min < t.max && (t.min..=t.max).contains(&t.default), "{t:?}");
+            assert!(t.step > 0 && t.step <= (t.max - t.min) / 2, "{t:?}");
+        }
+        let mut names: Vec<_> = TUNABLES.iter().map(|t| t.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), TUNABLES.len(), "tunable names are unique");
+    }
+
+    #[cfg(feature = "tune")]
+    #[test]
+    fn a_tuning_build_sets_values_in_range_only() {
+        // (Only timed searches read this one, so other tests running beside it see no change.)
+        assert_eq!(tm_drop_cap(), 100);
+        assert!(set("TM_DROP_CAP", 120).is_ok());
+        assert_eq!(tm_drop_cap(), 120);
+        assert!(set("tm_drop_cap", 500).is_err());
+        assert!(set("no_such", 1).is_err());
+        assert_eq!(tm_drop_cap(), 120);
+        set("tm_drop_cap", 100).unwrap();
+    }
+}

@@ -94,7 +94,7 @@ impl Worker {
             if !in_check {
                 // Delta pruning: even winning this piece outright would not reach alpha.
                 let gain = pos.captured_type(mv).map_or(0, |pt| SEE_VALUES[pt.index()]);
-                if mv.kind() != MoveKind::Promotion && stand_pat + gain + DELTA_MARGIN <= alpha {
+                if mv.kind() != MoveKind::Promotion && stand_pat + gain + delta_margin() <= alpha {
                     continue;
                 }
             }

@@ -5,6 +5,7 @@
 
 use std::time::Duration;
 
+use super::params::{tm_hard_percent, tm_soft_percent};
 use crate::chess::Color;
 
 /// Limits from the `go` command.
@@ -53,9 +54,11 @@ impl TimeManager {
         // spends less than the increment and the clock recovers, rather than living on the
         // increment with a few milliseconds in hand, where any delay in the pipes or the
         // scheduler would lose on time.
-        let soft = (expected / horizon).min(available / 5);
+        let share = (expected / horizon).saturating_mul(tm_soft_percent() as i64) / 100;
+        let soft = share.min(available / 5);
         // soft <= available / 5 <= available / 4 * 3, so hard >= soft.
-        let hard = (soft * 4).min(available / 4 * 3);
+        let stretched = (soft.saturating_mul(tm_hard_percent() as i64) / 100).max(soft);
+        let hard = stretched.min(available / 4 * 3);
         TimeManager { soft: Some(ms(soft.max(1))), hard: Some(ms(hard.max(1))) }
     }
 

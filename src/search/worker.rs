@@ -80,10 +80,12 @@ pub struct Worker {
 
 impl Worker {
     pub fn new(id: usize) -> Worker {
+        // (A tuning build makes new workers when a tunable changes, so this table follows it.)
+        let (base, divisor) = (lmr_base() as f64 / 100.0, lmr_divisor() as f64 / 100.0);
         let mut lmr = Box::new([[0; 64]; 64]);
         for (depth, row) in lmr.iter_mut().enumerate().skip(1) {
             for (moves, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as i32;
+                *r = (base + (depth as f64).ln() * (moves as f64).ln() / divisor) as i32;
             }
         }
         Worker {
@@ -351,8 +353,9 @@ impl Worker {
         job: &SearchJob,
     ) {
         let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < TB_BOUND {
+        let mut delta = aspiration_delta();
+        let (mut alpha, mut beta) = if depth >= aspiration_min_depth() && previous.abs() < TB_BOUND
+        {
             ((previous - delta).max(-INFINITY), (previous + delta).min(INFINITY))
         } else {
             (-INFINITY, INFINITY)
@@ -413,11 +416,11 @@ impl Worker {
         }
         // Think longer when the best move keeps changing or the score drops.
         let drop = if best.previous_score > -INFINITY {
-            (best.previous_score - best.score).clamp(0, 100) as u32
+            (best.previous_score - best.score).clamp(0, tm_drop_cap()) as u32
         } else {
             0
         };
-        let scale = 100 + 15 * instability.min(10) + drop;
+        let scale = 100 + tm_instability_percent() as u32 * instability.min(10) + drop;
         !time.may_continue(shared.clock_start().elapsed(), scale)
     }
 

@@ -268,6 +268,10 @@ impl Engine {
             Ok(Effect::ResizeThreads) => {
                 self.workers = (0..self.options.threads).map(Worker::new).collect();
             }
+            #[cfg(feature = "tune")]
+            Ok(Effect::Retuned) => {
+                self.workers = (0..self.options.threads).map(Worker::new).collect();
+            }
             Ok(Effect::ResizeHash) => match TranspositionTable::new(self.options.hash_mb) {
                 Ok(tt) => {
                     // Free the old table before the new one is used.

@@ -100,6 +100,10 @@ pub enum Effect {
     LoadNetwork,
     /// Load the tables in `syzygy_path`.
     LoadTablebases,
+    /// A search constant of a tuning build changed: make new workers (they derive tables
+    /// from the constants).
+    #[cfg(feature = "tune")]
+    Retuned,
 }
 
 impl Options {
@@ -110,6 +114,15 @@ impl Options {
 
     /// The `option name ...` lines for the `uci` command.
     pub fn declarations() -> Vec<String> {
+        #[cfg(feature = "tune")]
+        let tunables = crate::search::params::TUNABLES.iter().map(|t| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            )
+        });
+        #[cfg(not(feature = "tune"))]
+        let tunables = std::iter::empty();
         DECLARATIONS
             .iter()
             .map(|(name, kind)| match kind {
@@ -124,11 +137,19 @@ impl Options {
                     format!("option name {name} type string default {default}")
                 }
             })
+            .chain(tunables)
             .collect()
     }
 
     /// Applies `setoption name <name> value <value>`; option names ignore case.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
+        #[cfg(feature = "tune")]
+        if crate::search::params::TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(name)) {
+            let number = value.and_then(|v| v.trim().parse::<i32>().ok());
+            let number = number.ok_or_else(|| format!("option '{name}' needs an integer"))?;
+            crate::search::params::set(name, number)?;
+            return Ok(Effect::Retuned);
+        }
         let Some(&(canonical, kind)) =
             DECLARATIONS.iter().find(|(n, _)| n.eq_ignore_ascii_case(name))
         else {
