@@ -116,50 +116,7 @@ enum Command {
     /// Developer tool: train the NNUE on datagen records; writes the quantised net after every
     /// epoch (see src/train/mod.rs).
     #[command(hide = true)]
-    Train {
-        /// A record file (32-byte records); repeat for several.
-        #[arg(long, required = true)]
-        data: Vec<String>,
-        /// The quantised network file, rewritten after every epoch.
-        #[arg(long)]
-        out: String,
-        /// Hidden width (default: the engine's, or the checkpoint's when resuming).
-        #[arg(long)]
-        hidden: Option<usize>,
-        #[arg(long, default_value_t = 30)]
-        epochs: usize,
-        /// Positions per optimiser step.
-        #[arg(long, default_value_t = 16384)]
-        batch: usize,
-        /// Learning rate of the first epoch.
-        #[arg(long, default_value_t = 0.001)]
-        lr: f32,
-        /// Last epoch's learning rate as a share of --lr (cosine in between).
-        #[arg(long, default_value_t = 0.01)]
-        final_lr_ratio: f32,
-        /// Weight of the game result in the target (the rest is the search score).
-        #[arg(long, default_value_t = 0.25)]
-        wdl: f32,
-        #[arg(long, default_value_t = 0.01)]
-        weight_decay: f32,
-        /// Training threads (default: every core).
-        #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
-        threads: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Share of the positions held out for validation.
-        #[arg(long, default_value_t = 0.01)]
-        val_fraction: f64,
-        /// Also train on the left-right mirror of each position without castling rights.
-        #[arg(long)]
-        mirror: bool,
-        /// Where the per-epoch float checkpoints go (default: next to --out).
-        #[arg(long)]
-        checkpoint_dir: Option<String>,
-        /// Continue from a checkpoint (keep --epochs as in the original run).
-        #[arg(long)]
-        resume: Option<String>,
-    },
+    Train(zwischen::train::Settings),
     /// Developer tool: fit the evaluation weights to labelled positions; prints tuned.rs.
     #[command(hide = true)]
     Tune {
@@ -307,40 +264,7 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Train {
-            data,
-            out,
-            hidden,
-            epochs,
-            batch,
-            lr,
-            final_lr_ratio,
-            wdl,
-            weight_decay,
-            threads,
-            seed,
-            val_fraction,
-            mirror,
-            checkpoint_dir,
-            resume,
-        }) => {
-            let settings = zwischen::train::Settings {
-                data: data.into_iter().map(Into::into).collect(),
-                out: out.into(),
-                hidden,
-                epochs,
-                batch,
-                lr,
-                final_lr_ratio,
-                wdl,
-                weight_decay,
-                threads,
-                seed,
-                val_fraction,
-                mirror,
-                checkpoint_dir: checkpoint_dir.map(Into::into),
-                resume: resume.map(Into::into),
-            };
+        Some(Command::Train(settings)) => {
             match zwischen::train::run(&settings, &mut std::io::stdout()) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(error) => {

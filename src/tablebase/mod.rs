@@ -195,62 +195,55 @@ impl Tablebases {
     }
 
     fn rank_by_dtz(&self, root: &Position, moves: &[Move]) -> Option<Vec<RankedMove>> {
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut child = *root;
-                child.make_move(mv);
-                if let Some(end) = game_end(&child) {
-                    return Some(end(mv));
-                }
-                if child.halfmove_clock() == 0 {
-                    let wdl = self.probe_wdl(&child)?.flip();
-                    return Some(RankedMove { mv, wdl, plies: 1 });
-                }
-                // The child's DTZ is from the opponent's point of view: negative when we win.
-                // A rounded value may be a ply short: our win must be in time even then, the
-                // opponent's counts as in time already without it (the cautious reading).
-                let (dtz, rounded) = self.probe_dtz_rounded(&child)?;
-                let plies = dtz.unsigned_abs() + 1;
-                let clock = child.halfmove_clock() as u32;
-                let wdl = match dtz.signum() {
-                    0 => Wdl::Draw,
-                    -1 if clock + dtz.unsigned_abs() + rounded as u32 <= 100 => Wdl::Win,
-                    -1 => Wdl::CursedWin,
-                    _ if clock + dtz.unsigned_abs() <= 100 => Wdl::Loss,
-                    _ => Wdl::BlessedLoss,
-                };
-                Some(RankedMove { mv, wdl, plies })
-            })
-            .collect()
+        rank_each(root, moves, |mv, child| {
+            if child.halfmove_clock() == 0 {
+                let wdl = self.probe_wdl(child)?.flip();
+                return Some(RankedMove { mv, wdl, plies: 1 });
+            }
+            // The child's DTZ is from the opponent's point of view: negative when we win.
+            // A rounded value may be a ply short: our win must be in time even then, the
+            // opponent's counts as in time already without it (the cautious reading).
+            let (dtz, rounded) = self.probe_dtz_rounded(child)?;
+            let plies = dtz.unsigned_abs() + 1;
+            let clock = child.halfmove_clock() as u32;
+            let wdl = match dtz.signum() {
+                0 => Wdl::Draw,
+                -1 if clock + dtz.unsigned_abs() + rounded as u32 <= 100 => Wdl::Win,
+                -1 => Wdl::CursedWin,
+                _ if clock + dtz.unsigned_abs() <= 100 => Wdl::Loss,
+                _ => Wdl::BlessedLoss,
+            };
+            Some(RankedMove { mv, wdl, plies })
+        })
     }
 
     fn rank_by_wdl(&self, root: &Position, moves: &[Move]) -> Option<Vec<RankedMove>> {
-        moves
-            .iter()
-            .map(|&mv| {
-                let mut child = *root;
-                child.make_move(mv);
-                if let Some(end) = game_end(&child) {
-                    return Some(end(mv));
-                }
-                let wdl = self.probe_wdl(&child)?.flip();
-                Some(RankedMove { mv, wdl, plies: 0 })
-            })
-            .collect()
+        rank_each(root, moves, |mv, child| {
+            Some(RankedMove { mv, wdl: self.probe_wdl(child)?.flip(), plies: 0 })
+        })
     }
 }
 
-/// Mate or stalemate after a root move: the result for the side that moved.
-fn game_end(child: &Position) -> Option<fn(Move) -> RankedMove> {
-    if child.has_legal_move() {
-        return None;
-    }
-    Some(if child.in_check() {
-        |mv| RankedMove { mv, wdl: Wdl::Win, plies: 1 }
-    } else {
-        |mv| RankedMove { mv, wdl: Wdl::Draw, plies: 1 }
-    })
+/// Ranks each root move with `rank` (given the move and the position after it); a move that
+/// mates or stalemates is ranked by that result. `None` when any ranking fails.
+fn rank_each(
+    root: &Position,
+    moves: &[Move],
+    rank: impl Fn(Move, &Position) -> Option<RankedMove>,
+) -> Option<Vec<RankedMove>> {
+    moves
+        .iter()
+        .map(|&mv| {
+            let mut child = *root;
+            child.make_move(mv);
+            if child.has_legal_move() {
+                rank(mv, &child)
+            } else {
+                let wdl = if child.in_check() { Wdl::Win } else { Wdl::Draw };
+                Some(RankedMove { mv, wdl, plies: 1 })
+            }
+        })
+        .collect()
 }
 
 fn new_prober() -> Tablebase<Chess> {

@@ -66,46 +66,61 @@ pub use network::{Network, Scratch};
 
 use crate::eval::nnue::HIDDEN;
 
-#[derive(Clone, Debug)]
+/// What `zwischen train` does; its command line (the doc comments are its help).
+#[derive(Clone, Debug, clap::Parser)]
 pub struct Settings {
+    /// A record file (32-byte records); repeat for several.
+    #[arg(long, required = true)]
     pub data: Vec<PathBuf>,
+    /// The quantised network file, rewritten after every epoch.
+    #[arg(long)]
     pub out: PathBuf,
-    /// Hidden width; `None` means the checkpoint's when resuming, else the engine's.
+    /// Hidden width (default: the engine's, or the checkpoint's when resuming).
+    #[arg(long)]
     pub hidden: Option<usize>,
+    #[arg(long, default_value_t = 30)]
     pub epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384)]
     pub batch: usize,
+    /// Learning rate of the first epoch.
+    #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
+    /// Last epoch's learning rate as a share of --lr (cosine in between).
+    #[arg(long, default_value_t = 0.01)]
     pub final_lr_ratio: f32,
+    /// Weight of the game result in the target (the rest is the search score).
+    #[arg(long, default_value_t = 0.25)]
     pub wdl: f32,
+    #[arg(long, default_value_t = 0.01)]
     pub weight_decay: f32,
+    /// Training threads (default: every core).
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
     pub threads: usize,
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Share of the positions held out for validation.
+    #[arg(long, default_value_t = 0.01)]
     pub val_fraction: f64,
-    /// Add the left-right mirror of every position without castling rights.
+    /// Also train on the left-right mirror of each position without castling rights.
+    #[arg(long)]
     pub mirror: bool,
+    /// Where the per-epoch float checkpoints go (default: next to --out).
+    #[arg(long)]
     pub checkpoint_dir: Option<PathBuf>,
+    /// Continue from a checkpoint (keep --epochs as in the original run).
+    #[arg(long)]
     pub resume: Option<PathBuf>,
 }
 
 impl Default for Settings {
+    /// The command line's defaults, with no data and `net.nnue` as the output.
     fn default() -> Self {
-        Settings {
-            data: Vec::new(),
-            out: PathBuf::from("net.nnue"),
-            hidden: None,
-            epochs: 30,
-            batch: 16384,
-            lr: 0.001,
-            final_lr_ratio: 0.01,
-            wdl: 0.25,
-            weight_decay: 0.01,
-            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-            seed: 1,
-            val_fraction: 0.01,
-            mirror: false,
-            checkpoint_dir: None,
-            resume: None,
-        }
+        let mut settings = <Settings as clap::Parser>::parse_from([
+            "train", "--data", "none", "--out", "net.nnue",
+        ]);
+        settings.data.clear();
+        settings
     }
 }
 
