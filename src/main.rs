@@ -98,7 +98,7 @@ enum Command {
         /// Record file, appended to (see src/datagen/packed.rs for the format).
         #[arg(long)]
         out: String,
-        /// Evaluation to play with: `network` (the embedded net), `hand-written`, or a net file.
+        /// Network to play with: `network` (the embedded net) or a net file.
         #[arg(long, default_value = "network")]
         eval: String,
         /// Syzygy tables (as for SyzygyPath): a game reaching them gets their result.
@@ -117,16 +117,6 @@ enum Command {
     /// epoch (see src/train/mod.rs).
     #[command(hide = true)]
     Train(zwischen::train::Settings),
-    /// Developer tool: fit the evaluation weights to labelled positions; prints tuned.rs.
-    #[command(hide = true)]
-    Tune {
-        #[arg(long)]
-        data: String,
-        #[arg(long, default_value_t = 500)]
-        epochs: usize,
-        #[arg(long, default_value_t = 2)]
-        threads: usize,
-    },
     /// Developer tool: fit the UCI_ShowWDL model to datagen records (scores and results).
     #[command(hide = true)]
     FitWdl {
@@ -204,14 +194,13 @@ fn main() -> ExitCode {
         }) => {
             match eval.as_str() {
                 "network" => {}
-                "hand-written" => zwischen::eval::nnue::set_enabled(false),
                 file => match std::fs::read(file) {
                     Err(error) => {
                         eprintln!("error: cannot read the network {file}: {error}");
                         return ExitCode::FAILURE;
                     }
-                    Ok(bytes) => match zwischen::eval::nnue::Network::from_bytes(&bytes) {
-                        Ok(network) => zwischen::eval::nnue::set_current(network),
+                    Ok(bytes) => match zwischen::eval::Network::from_bytes(&bytes) {
+                        Ok(network) => zwischen::eval::set_current(network),
                         Err(error) => {
                             eprintln!("error: cannot load the network {file}: {error}");
                             return ExitCode::FAILURE;
@@ -273,18 +262,6 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Tune { data, epochs, threads }) => match std::fs::read_to_string(&data) {
-            Ok(text) => {
-                let (source, log) = zwischen::tune::run(&text, epochs, threads);
-                eprint!("{log}");
-                print!("{source}");
-                ExitCode::SUCCESS
-            }
-            Err(error) => {
-                eprintln!("error: cannot read {data}: {error}");
-                ExitCode::FAILURE
-            }
-        },
         Some(Command::FitWdl { data }) => run_fit_wdl(&data),
         Some(Command::Tunables { r_end }) => {
             for t in zwischen::search::params::TUNABLES {

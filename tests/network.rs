@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use zwischen::chess::Position;
-use zwischen::eval::nnue::{self, AccumulatorStack, HIDDEN, simd};
+use zwischen::eval::{self, AccumulatorStack, HIDDEN, simd};
 
 const STARTS: &[&str] = &[
     zwischen::chess::START_FEN,
@@ -26,7 +26,7 @@ proptest! {
     /// many plies an update spans.
     #[test]
     fn incremental_accumulators_equal_a_refresh(start in 0usize..STARTS.len(), choices in prop::collection::vec(any::<u16>(), 0..120)) {
-        let net = nnue::current();
+        let net = eval::current();
         let mut pos = Position::from_fen(STARTS[start]).unwrap();
         let mut stack = AccumulatorStack::new(choices.len() + 2);
         stack.reset(&net, &pos);
@@ -75,7 +75,7 @@ fn colour_flipped(fen: &str) -> String {
 
 #[test]
 fn colour_flipped_positions_evaluate_the_same() {
-    let net = nnue::current();
+    let net = eval::current();
     let mut rng = StdRng::seed_from_u64(7);
     let mut checked = 0;
     for start in STARTS {
@@ -97,7 +97,7 @@ fn colour_flipped_positions_evaluate_the_same() {
 #[test]
 fn simd_output_equals_the_portable_loop() {
     let mut rng = StdRng::seed_from_u64(11);
-    let net = nnue::current();
+    let net = eval::current();
     for round in 0..2000 {
         let mut us = [0i16; HIDDEN];
         let mut them = [0i16; HIDDEN];
@@ -170,7 +170,7 @@ fn quantised_network_is_close_to_the_float_one() {
         trainer.epoch(&data, &train, 128, 0.0, 0.005, epoch);
     }
     let float = &trainer.network;
-    let engine = nnue::Network::from_quantised(&float.quantise(), 0);
+    let engine = eval::Network::from_quantised(&float.quantise(), 0);
     let (mut total, mut worst, mut spread) = (0.0f64, 0.0f64, 0.0f64);
     for pos in &positions {
         let exact = f64::from(float.evaluate(pos));

@@ -413,9 +413,9 @@ fn network_in_use(e: &mut Engine) -> String {
 
 #[test]
 fn eval_file_loads_good_nets_and_refuses_bad_ones() {
-    use zwischen::eval::nnue::file::{HEADER_BYTES, fnv1a};
+    use zwischen::eval::file::{HEADER_BYTES, fnv1a};
     let embedded =
-        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/nnue/zwischen.nnue")).unwrap();
+        std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/src/eval/zwischen.nnue")).unwrap();
     let dir = std::env::temp_dir().join(format!("zwischen eval file {}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let write = |name: &str, bytes: &[u8]| {
@@ -441,11 +441,6 @@ fn eval_file_loads_good_nets_and_refuses_bad_ones() {
 
     let mut e = Engine::start();
     let original = network_in_use(&mut e);
-    e.send("setoption name Use NNUE value false");
-    let off = network_in_use(&mut e);
-    assert_eq!(off, format!("{original} (off: `Use NNUE` is false)"));
-    e.send("setoption name Use NNUE value true");
-    assert_eq!(network_in_use(&mut e), original);
     for (path, why) in [
         ("/no/such/dir/net.nnue".to_string(), "No such file"),
         (truncated, "payload is"),

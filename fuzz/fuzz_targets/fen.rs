@@ -22,5 +22,5 @@ fuzz_target!(|data: &[u8]| {
         let _ = child.to_san(mv);
     }
     let _ = zwischen::chess::perft(&pos, 2);
-    let _ = zwischen::eval::evaluate(&pos);
+    let _ = zwischen::eval::current().evaluate(&pos);
 });

@@ -2,7 +2,7 @@
 //! with the quiet positions of each game labelled by its search score and its result.
 //!
 //! `zwischen datagen --out FILE [--games N] [--nodes K] [--threads T] [--openings EPD]
-//! [--eval network|hand-written|NET] [--syzygy-path DIR]` (default: the embedded network;
+//! [--eval network|NET] [--syzygy-path DIR]` (default: the embedded network;
 //! with tables, a game that a capture brings into them ends with their result) appends 32-byte
 //! [`PackedPosition`] records to FILE: a second run adds to the data already there (with a
 //! seed mixed with the records already present, so it plays other games), and a run stopped

@@ -67,18 +67,13 @@ impl Worker {
         self.frames[ply + 1].plies_from_null =
             if mv.is_some() { self.frames[ply].plies_from_null + 1 } else { 0 };
         self.keys.push(child.key());
-        if self.net.is_some() {
-            self.accumulators.push(ply, pos, mv);
-        }
+        self.accumulators.push(ply, pos, mv);
     }
 
     /// The static evaluation of `pos`, the position at `ply` on the search path.
     #[inline]
     pub(super) fn static_eval(&mut self, pos: &Position, ply: usize) -> i32 {
-        match &self.net {
-            Some(net) => self.accumulators.evaluate(net, ply, pos).clamp(-EVAL_LIMIT, EVAL_LIMIT),
-            None => crate::eval::evaluate(pos),
-        }
+        self.accumulators.evaluate(&self.net, ply, pos).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
 
     #[inline(always)]

@@ -5,8 +5,7 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crate::chess::{Move, Piece, Position, Square};
-use crate::eval::evaluate;
-use crate::eval::nnue::{self, AccumulatorStack, Network};
+use crate::eval::{self, AccumulatorStack, Network};
 
 use super::history::History;
 use super::params::*;
@@ -66,9 +65,9 @@ pub struct Worker {
     pub(super) time: Option<TimeManager>,
     pub(super) node_limit: Option<u64>,
     pub(super) lmr: Box<[[i32; 64]; 64]>,
-    /// The network of this search (`None`: the hand-written evaluation) and the accumulators
+    /// The network of this search and the accumulators
     /// along the search path.
-    pub(super) net: Option<Arc<Network>>,
+    pub(super) net: Arc<Network>,
     pub(super) accumulators: AccumulatorStack,
     /// The endgame tables of this search, and the most pieces to probe in the search (0:
     /// no probing, the one check made at every node without tables).
@@ -105,7 +104,7 @@ impl Worker {
             time: None,
             node_limit: None,
             lmr,
-            net: None,
+            net: eval::current(),
             accumulators: AccumulatorStack::new(MAX_PLY + 8),
             tables: None,
             tb_limit: 0,
@@ -259,11 +258,8 @@ impl Worker {
         self.keys.push(root.key());
         self.frames.fill(Frame::default());
         self.frames[0].plies_from_null = job.history.len();
-        // Limited strength keeps the evaluation its UCI_Elo levels were calibrated with.
-        self.net = (nnue::enabled() && job.strength.is_none()).then(nnue::current);
-        if let Some(net) = &self.net {
-            self.accumulators.reset(net, root);
-        }
+        self.net = eval::current();
+        self.accumulators.reset(&self.net, root);
         self.time = self
             .is_main()
             .then(|| TimeManager::new(&job.limits, root.side_to_move(), job.move_overhead_ms));
@@ -295,9 +291,7 @@ impl Worker {
             .map(|rm| {
                 let mut child = *root;
                 child.make_move(rm.mv);
-                let eval =
-                    self.net.as_ref().map_or_else(|| evaluate(&child), |n| n.evaluate(&child));
-                (-eval, rm)
+                (-self.net.evaluate(&child), rm)
             })
             .collect();
         scored.sort_by_key(|(score, _)| -score);

@@ -22,8 +22,8 @@ use thiserror::Error;
 
 use super::adamw::AdamW;
 use super::network::Network;
-use crate::eval::nnue::INPUTS;
-use crate::eval::nnue::file::fnv1a;
+use crate::eval::INPUTS;
+use crate::eval::file::fnv1a;
 
 pub const MAGIC: [u8; 4] = *b"ZWTC";
 pub const VERSION: u32 = 1;

@@ -14,7 +14,7 @@ use rand::rngs::StdRng;
 
 use crate::chess::{Color, Piece, Square};
 use crate::datagen::{PackedPosition, RECORD_BYTES};
-use crate::eval::nnue::{INPUTS, SCALE, feature_index};
+use crate::eval::{INPUTS, SCALE, feature_index};
 
 /// Records whose score is larger than this in absolute value (mate scores) are left out.
 pub const MAX_SCORE: i32 = 10_000;

@@ -17,7 +17,7 @@
 //!   positions (in file order, so whole games) is the validation set, never trained on.
 //!   `--mirror` adds the left-right mirror of every position without castling rights.
 //! * **Network.** The engine's: accumulator per view = feature biases + the feature weights of
-//!   every piece ([`crate::eval::nnue::feature_index`]); `out = sum screlu(acc_us) * w[..H] +
+//!   every piece ([`crate::eval::feature_index`]); `out = sum screlu(acc_us) * w[..H] +
 //!   sum screlu(acc_them) * w[H..] + b` with `screlu(x) = clamp(x, 0, 1)^2`; centipawns for the
 //!   side to move = `out * 400`. Initialisation is seeded by `--seed` (see [`Network::new`]).
 //! * **Loss.** Mean squared error between `sigmoid(out)` and the target `(1 - wdl) *
@@ -27,7 +27,7 @@
 //! * **Optimiser.** AdamW (beta 0.9 / 0.999, eps 1e-8) on the mean gradient of each batch,
 //!   weight decay `--weight-decay` (decoupled, on the two weight matrices only, not on biases).
 //!   After every step all weights and the feature biases are clamped to ±1.98
-//!   ([`crate::eval::nnue::WEIGHT_CLIP`]); the output bias is left free.
+//!   ([`crate::eval::WEIGHT_CLIP`]); the output bias is left free.
 //! * **Schedule.** Cosine per epoch: epoch `e` of `E` (from 0) uses `lr_end + (lr - lr_end) *
 //!   (1 + cos(pi * e / (E - 1))) / 2` with `lr_end = lr * final-lr-ratio`, so the first epoch
 //!   runs at `--lr` and the last at `lr_end`. The schedule depends on `--epochs`, so a resumed
@@ -37,7 +37,7 @@
 //!   is therefore bit-for-bit reproducible for a given seed, data and thread count, but not
 //!   across thread counts (float sums group differently), though the results are equivalent.
 //! * **Output.** After every epoch: the quantised net to `--out` (see
-//!   [`crate::eval::nnue::file`]), so a stopped run leaves a usable net, and a float checkpoint
+//!   [`crate::eval::file`]), so a stopped run leaves a usable net, and a float checkpoint
 //!   `<out stem>-epoch<N>.ckpt` (see [`checkpoint`]) in `--checkpoint-dir` (default: the
 //!   directory of `--out`). `--resume` continues from such a checkpoint: weights, optimiser
 //!   moments and the epoch count; each epoch's shuffle is seeded by the seed and the epoch
@@ -64,7 +64,7 @@ pub use checkpoint::{Checkpoint, CheckpointError};
 pub use data::{Dataset, LoadReport};
 pub use network::{Network, Scratch};
 
-use crate::eval::nnue::HIDDEN;
+use crate::eval::HIDDEN;
 
 /// What `zwischen train` does; its command line (the doc comments are its help).
 #[derive(Clone, Debug, clap::Parser)]
@@ -505,7 +505,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
 mod tests {
     use super::*;
     use crate::datagen::PackedPosition;
-    use crate::eval::nnue::file::QuantisedNet;
+    use crate::eval::file::QuantisedNet;
     use rand::RngExt;
 
     /// Random (not necessarily legal) positions labelled by material: score = White's material

@@ -12,8 +12,8 @@ use rand::{RngExt, SeedableRng};
 
 use super::data::{Sample, flip};
 use crate::chess::{Color, Position};
-use crate::eval::nnue::file::QuantisedNet;
-use crate::eval::nnue::{INPUTS, QA, QB, SCALE, WEIGHT_CLIP, feature_index};
+use crate::eval::file::QuantisedNet;
+use crate::eval::{INPUTS, QA, QB, SCALE, WEIGHT_CLIP, feature_index};
 
 #[inline(always)]
 pub fn sigmoid(x: f32) -> f32 {
@@ -353,7 +353,7 @@ impl Network {
 mod tests {
     use super::*;
     use crate::chess::{PieceType, Square};
-    use crate::eval::nnue::HIDDEN;
+    use crate::eval::HIDDEN;
     use crate::train::data::Dataset;
 
     const FENS: [&str; 4] = [

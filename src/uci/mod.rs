@@ -229,13 +229,7 @@ impl Engine {
             Command::Quit => return false,
             Command::Display => output::board(&self.position),
             Command::Eval => {
-                let net = crate::eval::nnue::current();
-                let text = if crate::eval::nnue::enabled() {
-                    crate::eval::nnue::describe(&net, &self.position)
-                } else {
-                    let network = format!("Network {:016x} (off: `Use NNUE` is false)\n", net.hash);
-                    crate::eval::describe(&self.position) + &network
-                };
+                let text = crate::eval::describe(&crate::eval::current(), &self.position);
                 for line in text.lines() {
                     output::line(line);
                 }
@@ -432,22 +426,22 @@ impl Engine {
 
 /// Makes the net in `path` (or the embedded one) current; on failure the current net stays.
 fn load_network(path: &str) -> Result<(), String> {
-    use crate::eval::nnue::{self, Network};
+    use crate::eval::{self, Network};
     if path == options::EMBEDDED_NET {
-        nnue::use_embedded();
+        eval::use_embedded();
         output::line(&format!(
             "info string EvalFile: the embedded network ({:016x})",
-            nnue::current().hash
+            eval::current().hash
         ));
         return Ok(());
     }
-    let kept = nnue::current().hash;
+    let kept = eval::current().hash;
     let bytes = std::fs::read(path)
         .map_err(|e| format!("EvalFile '{path}': {e}; the network {kept:016x} stays"))?;
     let net = Network::from_bytes(&bytes)
         .map_err(|e| format!("EvalFile '{path}': {e}; the network {kept:016x} stays"))?;
     let hash = net.hash;
-    nnue::set_current(net);
+    eval::set_current(net);
     output::line(&format!("info string EvalFile: loaded '{path}' ({hash:016x})"));
     Ok(())
 }

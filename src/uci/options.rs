@@ -32,7 +32,6 @@ const DECLARATIONS: &[(&str, Kind)] = &[
     ("MultiPV", Kind::Spin { default: 1, min: 1, max: MAX_MULTIPV }),
     ("UCI_Chess960", Kind::Check { default: false }),
     ("UCI_ShowWDL", Kind::Check { default: false }),
-    ("Use NNUE", Kind::Check { default: true }),
     ("EvalFile", Kind::Text { default: EMBEDDED_NET }),
     ("SyzygyPath", Kind::Text { default: NO_TABLES }),
     ("SyzygyProbeDepth", Kind::Spin { default: 1, min: 1, max: 100 }),
@@ -177,8 +176,6 @@ impl Options {
                     "Ponder" => self.ponder = flag,
                     "UCI_ShowWDL" => self.show_wdl = flag,
                     "UCI_LimitStrength" => self.limit_strength = flag,
-                    // The evaluation in use is process-wide state of `eval::nnue`.
-                    "Use NNUE" => crate::eval::nnue::set_enabled(flag),
                     "Syzygy50MoveRule" => self.syzygy_50_move_rule = flag,
                     _ => self.chess960 = flag,
                 }

@@ -1,6 +1,5 @@
 //! The quantised network in the engine's layout, the embedded default, and the net in use.
 
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, LazyLock, RwLock};
 
 use super::file::{NetError, QuantisedNet};
@@ -30,18 +29,6 @@ static CURRENT: LazyLock<RwLock<Arc<Network>>> = LazyLock::new(|| {
     let net = Network::from_bytes(EMBEDDED).expect("the embedded network is valid");
     RwLock::new(Arc::new(net))
 });
-
-/// Whether searches evaluate with the network (`Use NNUE`, on by default) or with the
-/// hand-written evaluation.
-static ENABLED: AtomicBool = AtomicBool::new(true);
-
-pub fn enabled() -> bool {
-    ENABLED.load(Ordering::Relaxed)
-}
-
-pub fn set_enabled(on: bool) {
-    ENABLED.store(on, Ordering::Relaxed);
-}
 
 /// The network evaluations use now (the embedded one unless `EvalFile` chose another).
 pub fn current() -> Arc<Network> {
