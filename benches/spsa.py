@@ -176,9 +176,15 @@ def play_game(engines, fen, tc):
         if white_cp is None:
             win_streak = draw_streak = 0
             continue
-        win_streak = win_streak + 1 if abs(white_cp) >= WIN_SCORE else 0
-        if win_streak >= WIN_PLIES:
-            return 1 if white_cp > 0 else -1
+        # Plies in a row with White (positive) or Black (negative) this far ahead.
+        if white_cp >= WIN_SCORE:
+            win_streak = max(win_streak, 0) + 1
+        elif white_cp <= -WIN_SCORE:
+            win_streak = min(win_streak, 0) - 1
+        else:
+            win_streak = 0
+        if abs(win_streak) >= WIN_PLIES:
+            return 1 if win_streak > 0 else -1
         draw_streak = draw_streak + 1 if abs(white_cp) <= DRAW_SCORE else 0
         if ply >= DRAW_MIN_PLY and draw_streak >= DRAW_PLIES:
             return 0
