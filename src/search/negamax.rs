@@ -492,8 +492,10 @@ impl Worker {
             // Step 11. Late-move reductions: later moves are searched shallower first, and
             // again at full depth only if they beat alpha.
             let mut score = -INFINITY;
+            // Not once alpha is a mate: a reduced move may mate sooner (as with the pruning).
             if depth >= lmr_min_depth()
                 && moves_searched > 1 + PV as i32
+                && alpha < MATE_BOUND
                 && (!noisy || !super::movepick::is_good_noisy(order_score))
             {
                 let mut reduction =
