@@ -174,13 +174,18 @@ impl Engine {
         self.join_search();
     }
 
+    /// Fresh workers, as many as `Threads` says (they forget their histories).
+    fn rebuild_workers(&mut self) {
+        self.workers = (0..self.options.threads).map(Worker::new).collect();
+    }
+
     fn join_search(&mut self) {
         if let Some(search) = self.search.take() {
             match search.handle.join() {
                 Ok(workers) => self.workers = workers,
                 Err(_) => {
                     output::error("the search thread failed; its state was reset");
-                    self.workers = (0..self.options.threads).map(Worker::new).collect();
+                    self.rebuild_workers();
                 }
             }
         }
@@ -260,11 +265,11 @@ impl Engine {
             }
             Ok(Effect::LoadTablebases) => self.load_tablebases(),
             Ok(Effect::ResizeThreads) => {
-                self.workers = (0..self.options.threads).map(Worker::new).collect();
+                self.rebuild_workers();
             }
             #[cfg(feature = "tune")]
             Ok(Effect::Retuned) => {
-                self.workers = (0..self.options.threads).map(Worker::new).collect();
+                self.rebuild_workers();
             }
             Ok(Effect::ResizeHash) => match TranspositionTable::new(self.options.hash_mb) {
                 Ok(tt) => {
@@ -401,7 +406,7 @@ impl Engine {
             Ok(handle) => self.search = Some(RunningSearch { shared, handle }),
             Err(error) => {
                 output::error(&format!("cannot start the search: {error}"));
-                self.workers = (0..self.options.threads).map(Worker::new).collect();
+                self.rebuild_workers();
                 // Still answer the `go`, with any legal move.
                 let any = self.position.legal_moves().as_slice().first().copied();
                 UciReporter { chess960: self.options.chess960, show_wdl: false }
