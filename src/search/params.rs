@@ -131,13 +131,14 @@ pub const QUIET_CHECKS_MAX_DEPTH: i32 = 2;
 /// Extend checked positions by one ply.
 pub const CHECK_EXTENSION: bool = true;
 
-/// Sets a tunable of a tuning build by name (any case); the value must be in its range.
+/// The tunable of this name (any case).
+pub fn find(name: &str) -> Option<&'static Tunable> {
+    TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))
+}
+
+/// Sets a tunable of a tuning build; the value must be in its range.
 #[cfg(feature = "tune")]
-pub fn set(name: &str, value: i32) -> Result<(), String> {
-    let tunable = TUNABLES
-        .iter()
-        .find(|t| t.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| format!("unknown tunable '{name}'"))?;
+pub fn set(tunable: &Tunable, value: i32) -> Result<(), String> {
     if !(tunable.min..=tunable.max).contains(&value) {
         return Err(format!(
             "{} needs a value from {} to {}",
@@ -168,12 +169,13 @@ mod tests {
     #[test]
     fn a_tuning_build_sets_values_in_range_only() {
         // (Only timed searches read this one, so other tests running beside it see no change.)
+        let drop_cap = find("TM_DROP_CAP").expect("names ignore case");
         assert_eq!(tm_drop_cap(), 100);
-        assert!(set("TM_DROP_CAP", 120).is_ok());
+        assert!(set(drop_cap, 120).is_ok());
         assert_eq!(tm_drop_cap(), 120);
-        assert!(set("tm_drop_cap", 500).is_err());
-        assert!(set("no_such", 1).is_err());
+        assert!(set(drop_cap, 500).is_err());
+        assert!(find("no_such").is_none());
         assert_eq!(tm_drop_cap(), 120);
-        set("tm_drop_cap", 100).unwrap();
+        set(drop_cap, 100).unwrap();
     }
 }

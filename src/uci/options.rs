@@ -143,10 +143,10 @@ impl Options {
     /// Applies `setoption name <name> value <value>`; option names ignore case.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Effect, String> {
         #[cfg(feature = "tune")]
-        if crate::search::params::TUNABLES.iter().any(|t| t.name.eq_ignore_ascii_case(name)) {
+        if let Some(tunable) = crate::search::params::find(name) {
             let number = value.and_then(|v| v.trim().parse::<i32>().ok());
             let number = number.ok_or_else(|| format!("option '{name}' needs an integer"))?;
-            crate::search::params::set(name, number)?;
+            crate::search::params::set(tunable, number)?;
             return Ok(Effect::Retuned);
         }
         let Some(&(canonical, kind)) =
