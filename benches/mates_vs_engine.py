@@ -15,7 +15,8 @@ Each position (its mate distance proven by benches/make_mate_suite.py) is search
 """
 
 import argparse
-import subprocess
+
+from uci_process import UciProcess
 
 
 def suite(path):
@@ -27,53 +28,26 @@ def suite(path):
                 yield fen.strip(), int(dm)
 
 
-class Engine:
-    def __init__(self, command):
-        self.process = subprocess.Popen(
-            command, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-        )
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name Hash value 16")
-
-    def send(self, line):
-        self.process.stdin.write(line + "\n")
-        self.process.stdin.flush()
-
-    def wait_for(self, word):
-        lines = []
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError("the engine exited")
-            lines.append(line.split())
-            if lines[-1] and lines[-1][0] == word:
-                return lines
-
-    def scores(self, fen, depth):
-        """(depth, ('mate'|'cp', value)) of each completed iteration."""
-        self.send("ucinewgame")
-        self.send("isready")
-        self.wait_for("readyok")
-        self.send(f"position fen {fen}")
-        self.send(f"go depth {depth}")
-        last = {}
-        for words in self.wait_for("bestmove"):
-            if not words or words[0] != "info" or "score" not in words or "depth" not in words:
-                continue
-            if "lowerbound" in words or "upperbound" in words:
-                continue
-            if "multipv" in words and words[words.index("multipv") + 1] != "1":
-                continue
-            d = int(words[words.index("depth") + 1])
-            i = words.index("score")
-            last[d] = (words[i + 1], int(words[i + 2]))
-        return sorted(last.items())
-
-    def quit(self):
-        self.send("quit")
-        self.process.wait(timeout=10)
+def scores(engine, fen, depth):
+    """(depth, ('mate'|'cp', value)) of each completed iteration of `go depth`."""
+    engine.send("ucinewgame")
+    engine.send("isready")
+    engine.wait_for("readyok")
+    engine.send(f"position fen {fen}")
+    engine.send(f"go depth {depth}")
+    last = {}
+    while True:
+        words = engine.read_line().split()
+        if words and words[0] == "bestmove":
+            return sorted(last.items())
+        if not words or words[0] != "info" or "score" not in words or "depth" not in words:
+            continue
+        if "lowerbound" in words or "upperbound" in words:
+            continue
+        if "multipv" in words and words[words.index("multipv") + 1] != "1":
+            continue
+        i = words.index("score")
+        last[int(words[words.index("depth") + 1])] = (words[i + 1], int(words[i + 2]))
 
 
 def problems(dm, scores, depth):
@@ -98,11 +72,15 @@ def main():
     parser.add_argument("--engine", default="target/release/zwischen")
     parser.add_argument("--suite", default="tests/data/mates.epd")
     args = parser.parse_args()
-    engine = Engine(args.engine)
+    engine = UciProcess(args.engine)
+    engine.send("uci")
+    engine.wait_for("uciok")
+    engine.send("setoption name Threads value 1")
+    engine.send("setoption name Hash value 16")
     total = exact = wrong = 0
     for fen, dm in suite(args.suite):
         depth = 2 * abs(dm) + 4
-        found, is_exact = problems(dm, engine.scores(fen, depth), depth)
+        found, is_exact = problems(dm, scores(engine, fen, depth), depth)
         total += 1
         exact += is_exact
         wrong += bool(found)
