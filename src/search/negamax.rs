@@ -323,8 +323,8 @@ impl Worker {
                 .filter(|&e| e != NO_EVAL)
                 .unwrap_or_else(|| self.static_eval(pos, ply))
         };
-        // The correction history's view of how far the evaluation misses in this pawn
-        // structure; the table keeps the uncorrected evaluation.
+        // The correction history's view of how far the evaluation misses with these pawns and
+        // pieces; the table keeps the uncorrected evaluation.
         let static_eval =
             if in_check { NO_EVAL } else { raw_eval + self.correction.correction(pos) };
         let mut eval = static_eval;
