@@ -1,6 +1,7 @@
 //! Search: iterative deepening over a principal-variation alpha-beta search with a shared
 //! transposition table, on one or more threads (Lazy SMP).
 
+mod correction;
 mod history;
 mod movepick;
 mod negamax;

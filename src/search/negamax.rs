@@ -141,8 +141,11 @@ impl Worker {
     ) -> i32 {
         self.count_node(shared);
         self.pv_len[0] = 0;
-        self.frames[0].static_eval =
-            if root.in_check() { NO_EVAL } else { self.static_eval(root, 0) };
+        self.frames[0].static_eval = if root.in_check() {
+            NO_EVAL
+        } else {
+            self.static_eval(root, 0) + self.correction.correction(root)
+        };
         let mut best_score = -INFINITY;
         for i in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
@@ -320,7 +323,11 @@ impl Worker {
                 .filter(|&e| e != NO_EVAL)
                 .unwrap_or_else(|| self.static_eval(pos, ply))
         };
-        let mut eval = raw_eval;
+        // The correction history's view of how far the evaluation misses with these pawns and
+        // pieces; the table keeps the uncorrected evaluation.
+        let static_eval =
+            if in_check { NO_EVAL } else { raw_eval + self.correction.correction(pos) };
+        let mut eval = static_eval;
         if let (Some(e), Some(score)) = (entry, hash_score)
             && !in_check
             && score.abs() < TB_BOUND
@@ -329,11 +336,11 @@ impl Worker {
         {
             eval = score;
         }
-        self.frames[ply].static_eval = raw_eval;
+        self.frames[ply].static_eval = static_eval;
         let improving = !in_check
             && ply >= 2
             && self.frames[ply - 2].static_eval != NO_EVAL
-            && raw_eval > self.frames[ply - 2].static_eval;
+            && static_eval > self.frames[ply - 2].static_eval;
 
         if !PV && !in_check && excluded.is_none() {
             // Step 5. Reverse futility pruning: far enough above beta, a shallow search
@@ -617,6 +624,19 @@ impl Worker {
         };
         if excluded.is_none() {
             tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound, PV);
+        }
+
+        // Step 13. Teach the correction history how far the static evaluation missed, where
+        // the result says so: a quiet best move (a capture's gain is no fault of the
+        // evaluation) and a bound on the right side of the evaluation.
+        if !in_check
+            && excluded.is_none()
+            && (best_move.is_none() || !pos.is_noisy(best_move))
+            && best_score.abs() < TB_BOUND
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.correction.update(pos, depth, best_score - static_eval);
         }
         best_score
     }

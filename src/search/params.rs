@@ -121,6 +121,11 @@ tunables! {
     /// instability, and by the score's drop in cp up to this many percent.
     tm_instability_percent: 15, 0..=40, step 3;
     tm_drop_cap: 100, 0..=200, step 10;
+
+    /// Correction history: an entry is at most `correction_limit` cp; one update moves it by
+    /// at most `correction_max_weight`/256 of the error.
+    correction_limit: 96, 32..=256, step 8;
+    correction_max_weight: 16, 4..=64, step 3;
 }
 
 /// Up to this depth, quiet checks are still tried once late-move or futility pruning skips

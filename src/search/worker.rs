@@ -7,6 +7,7 @@ use std::time::Duration;
 use crate::chess::{Move, Piece, Position, Square};
 use crate::eval::{self, AccumulatorStack, Network};
 
+use super::correction::CorrectionHistory;
 use super::history::History;
 use super::params::*;
 use super::tt::{Bound, TranspositionTable};
@@ -48,6 +49,7 @@ pub(super) struct RootMove {
 pub struct Worker {
     pub id: usize,
     pub(super) history: History,
+    pub(super) correction: CorrectionHistory,
     pub(super) frames: Vec<Frame>,
     pub(super) pv: Vec<[Move; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 2],
@@ -90,6 +92,7 @@ impl Worker {
         Worker {
             id,
             history: History::new(),
+            correction: CorrectionHistory::new(),
             frames: vec![Frame::default(); MAX_PLY + 8],
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
@@ -116,6 +119,7 @@ impl Worker {
     /// Forgets everything learnt (`ucinewgame`).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
     }
 
     pub(super) fn is_main(&self) -> bool {
