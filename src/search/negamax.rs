@@ -394,7 +394,7 @@ impl Worker {
             && depth >= probcut_min_depth()
             && beta.abs() < MATE_BOUND
             && !entry.zip(hash_score).is_some_and(|(e, score)| {
-                e.depth >= depth - probcut_depth_reduction() + 1 && score < probcut_beta
+                e.depth > depth - probcut_depth_reduction() && score < probcut_beta
             })
         {
             let context = OrderingContext {
