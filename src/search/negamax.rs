@@ -391,6 +391,75 @@ impl Worker {
             }
         }
 
+        // Step 6b. ProbCut: a good capture that beats beta by a margin in a shallower search
+        // would almost surely beat beta in the full one. Not where the table already says a
+        // search nearly this deep stays below that margin.
+        let probcut_beta = beta + probcut_margin();
+        if !PV
+            && !in_check
+            && excluded.is_none()
+            && depth >= probcut_min_depth()
+            && beta.abs() < MATE_BOUND
+            && !entry.zip(hash_score).is_some_and(|(e, score)| {
+                e.depth > depth - probcut_depth_reduction() && score < probcut_beta
+            })
+        {
+            let context = OrderingContext {
+                hash_move,
+                killers: [Move::NONE; 2],
+                counter: Move::NONE,
+                continuations: [None, None],
+            };
+            let mut picker = MovePicker::new(pos, context, true);
+            while let Some((mv, _)) = picker.next(pos, &self.history) {
+                if !pos.see_ge(mv, probcut_beta - raw_eval) {
+                    continue;
+                }
+                let mut child = *pos;
+                child.make_move(mv);
+                tt.prefetch(child.key());
+                self.push(pos, Some(mv), &child, ply);
+                // A quiescence search first: most captures fail it, cheaply.
+                let mut score = -self.qsearch::<false>(
+                    &child,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    ply + 1,
+                    tt,
+                    shared,
+                );
+                if score >= probcut_beta {
+                    score = -self.search::<false>(
+                        &child,
+                        -probcut_beta,
+                        -probcut_beta + 1,
+                        depth - probcut_depth_reduction(),
+                        ply + 1,
+                        !cut_node,
+                        tt,
+                        shared,
+                    );
+                }
+                self.pop();
+                if self.stopped {
+                    return 0;
+                }
+                if score >= probcut_beta {
+                    let stored_depth = depth - probcut_depth_reduction() + 1;
+                    tt.store(
+                        key,
+                        mv,
+                        score_to_tt(score, ply),
+                        raw_eval,
+                        stored_depth,
+                        Bound::Lower,
+                        false,
+                    );
+                    return score;
+                }
+            }
+        }
+
         // Step 7. Internal iterative reduction: without a hash move, a deep search here is
         // probably wasted; search it shallower and let the next iteration do it properly.
         if hash_move.is_none() && excluded.is_none() && depth >= iir_min_depth() && (PV || cut_node)

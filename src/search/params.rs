@@ -74,6 +74,12 @@ tunables! {
     nmp_depth_divisor: 4, 2..=8, step 1;
     nmp_eval_divisor: 200, 80..=400, step 20;
 
+    /// ProbCut: from `probcut_min_depth`, captures that beat beta by `probcut_margin` in a
+    /// search `probcut_depth_reduction` plies shallower.
+    probcut_min_depth: 5, 3..=8, step 1;
+    probcut_margin: 200, 80..=400, step 15;
+    probcut_depth_reduction: 4, 3..=5, step 1;
+
     /// Futility pruning of quiet moves: eval plus `fp_base + fp_per_depth * depth` cannot reach
     /// alpha.
     fp_max_depth: 7, 4..=10, step 1;
