@@ -512,6 +512,11 @@ impl Worker {
                         picker.skip_quiets = true;
                         continue;
                     }
+                    // History pruning: near the horizon, a quiet move that has kept failing
+                    // elsewhere (killers and counter-moves score far above this) is skipped.
+                    if depth <= hp_max_depth() && order_score < -hp_margin() * depth {
+                        continue;
+                    }
                     // SEE pruning: moving onto a square that loses material.
                     if depth <= see_max_depth() && !pos.see_ge(mv, see_quiet_margin() * depth) {
                         continue;

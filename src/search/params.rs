@@ -90,6 +90,11 @@ tunables! {
     lmp_max_depth: 8, 4..=12, step 1;
     lmp_base: 3, 1..=8, step 1;
 
+    /// History pruning of quiet moves to this depth, whose history is below `-hp_margin`
+    /// per ply of depth.
+    hp_max_depth: 4, 1..=8, step 1;
+    hp_margin: 3000, 500..=8000, step 300;
+
     /// SEE pruning thresholds (quiet moves per ply of depth, noisy ones per ply squared).
     see_quiet_margin: -60, -150..=-10, step 8;
     see_noisy_margin: -30, -100..=-5, step 5;
