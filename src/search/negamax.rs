@@ -256,6 +256,8 @@ impl Worker {
         let entry = tt.probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
         let hash_score = entry.map(|e| score_from_tt(e.score, ply));
+        // A node that is or was on a principal variation: reduced less, and remembered as such.
+        let tt_pv = PV || entry.is_some_and(|e| e.was_pv);
         if !PV
             && excluded.is_none()
             && let (Some(e), Some(score)) = (entry, hash_score)
@@ -577,11 +579,12 @@ impl Worker {
             if depth >= lmr_min_depth()
                 && moves_searched > 1 + PV as i32
                 && alpha < MATE_BOUND
+                && mv.promotion_type().is_none()
                 && (!noisy || !super::movepick::is_good_noisy(order_score))
             {
                 let mut reduction =
                     self.lmr[depth.min(63) as usize][(moves_searched as usize).min(63)];
-                reduction += (!PV) as i32 + cut_node as i32 + (!improving) as i32;
+                reduction += (!tt_pv) as i32 + cut_node as i32 + (!improving) as i32;
                 if order_score >= super::movepick::KILLER_FLOOR {
                     reduction -= 1;
                 }
@@ -697,7 +700,7 @@ impl Worker {
             Bound::Upper
         };
         if excluded.is_none() {
-            tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound, PV);
+            tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound, tt_pv);
         }
 
         // Step 13. Teach the correction history how far the static evaluation missed, where
