@@ -3,6 +3,7 @@
 mod attacks;
 mod bitboard;
 mod castling;
+pub mod cuckoo;
 mod fen;
 #[rustfmt::skip]
 mod generated;
@@ -34,3 +35,5 @@ pub use piece::{Color, Piece, PieceType};
 pub use position::Position;
 pub use see::SEE_VALUES;
 pub use square::Square;
+/// The key of the side to move (every move changes a position's key by it).
+pub use zobrist::side as side_key;

@@ -7,6 +7,7 @@ mod movepick;
 mod negamax;
 pub mod params;
 mod qsearch;
+mod repetition;
 pub mod strength;
 mod time;
 pub mod tt;

@@ -6,6 +6,7 @@ use crate::chess::{Move, MoveKind, Position};
 use super::history::stat_bonus;
 use super::movepick::{MovePicker, OrderingContext};
 use super::params::*;
+use super::repetition::upcoming_repetition;
 use super::tt::{Bound, TranspositionTable};
 use super::worker::Worker;
 use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Shared, TB_BOUND, TB_WIN};
@@ -240,6 +241,15 @@ impl Worker {
         }
         if ply >= MAX_PLY - 1 {
             return if in_check { DRAW } else { self.static_eval(pos, ply) };
+        }
+        // A side that can bring back an earlier position with one move can hold a draw.
+        if alpha < DRAW
+            && upcoming_repetition(&self.keys, pos, ply, self.frames[ply].plies_from_null)
+        {
+            alpha = DRAW;
+            if alpha >= beta {
+                return alpha;
+            }
         }
 
         // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
