@@ -121,6 +121,11 @@ tunables! {
     /// instability, and by the score's drop in cp up to this many percent.
     tm_instability_percent: 15, 0..=40, step 3;
     tm_drop_cap: 100, 0..=200, step 10;
+    /// Time management: the soft limit is also scaled by `(tm_node_share_pivot - the best
+    /// move's share of the nodes in percent) * tm_node_share_gain / 10000`: 0.81 at a 90 %
+    /// share, 1.35 at 50 %, 1.76 at 20 %.
+    tm_node_share_pivot: 150, 110..=200, step 8;
+    tm_node_share_gain: 135, 80..=200, step 8;
 }
 
 /// Up to this depth, quiet checks are still tried once late-move or futility pruning skips
