@@ -151,6 +151,7 @@ impl Worker {
         for i in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             let first = i == self.pv_index;
+            let nodes_before = self.nodes;
             let mut child = *root;
             child.make_move(mv);
             self.push(root, Some(mv), &child, 0);
@@ -175,6 +176,7 @@ impl Worker {
                     -self.search::<true>(&child, -beta, -alpha, depth - 1, 1, false, tt, shared);
             }
             self.pop();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped {
                 return best_score;
             }

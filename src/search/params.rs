@@ -137,6 +137,12 @@ tunables! {
     /// at most `correction_max_weight`/256 of the error.
     correction_limit: 96, 32..=256, step 8;
     correction_max_weight: 16, 4..=64, step 3;
+
+    /// Time management: the soft limit is also scaled by `(tm_node_share_pivot - the best
+    /// move's share of the nodes in percent) * tm_node_share_gain / 10000`: 0.81 at a 90 %
+    /// share, 1.35 at 50 %, 1.76 at 20 %.
+    tm_node_share_pivot: 150, 110..=200, step 8;
+    tm_node_share_gain: 135, 80..=200, step 8;
 }
 
 /// Up to this depth, quiet checks are still tried once late-move or futility pruning skips

@@ -40,6 +40,8 @@ pub(super) struct RootMove {
     pub bound: Option<Bound>,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// Nodes spent below this move in this search (all iterations).
+    pub nodes: u64,
     /// The score the endgame tables give this move, when the root is in them: shown
     /// instead of a search score that is no mate.
     pub tb_score: Option<i32>,
@@ -284,6 +286,7 @@ impl Worker {
                 bound: None,
                 pv: vec![mv],
                 seldepth: 0,
+                nodes: 0,
                 tb_score: None,
             })
             .collect();
@@ -419,6 +422,11 @@ impl Worker {
             0
         };
         let scale = 100 + tm_instability_percent() as u32 * instability.min(10) + drop;
+        // Think longer when the best move took a small share of the effort (the others
+        // needed long searches to refute), less when it took nearly all of it.
+        let best_share = (best.nodes * 100 / self.nodes.max(1)).min(100) as u32;
+        let share_scale = (tm_node_share_pivot() as u32 - best_share) * tm_node_share_gain() as u32;
+        let scale = scale * share_scale / 10_000;
         !time.may_continue(shared.clock_start().elapsed(), scale)
     }
 
