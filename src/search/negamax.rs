@@ -369,6 +369,21 @@ impl Worker {
                 return eval;
             }
 
+            // Step 5b. Razoring: far below alpha near the horizon, only a capture could help;
+            // if the quiescence search cannot lift the score to alpha, neither will a move.
+            if depth <= razor_max_depth()
+                && alpha < MATE_BOUND
+                && eval + razor_base() + razor_per_depth2() * depth * depth <= alpha
+            {
+                let score = self.qsearch::<false>(pos, alpha, alpha + 1, ply, tt, shared);
+                if self.stopped {
+                    return 0;
+                }
+                if score <= alpha {
+                    return score;
+                }
+            }
+
             // Step 6. Null-move pruning: if passing still fails high, a real move will too.
             // Not without pieces (zugzwang is common in pawn endings) or twice in a row.
             if depth >= nmp_min_depth()

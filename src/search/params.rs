@@ -67,6 +67,12 @@ tunables! {
     rfp_max_depth: 8, 4..=12, step 1;
     rfp_margin: 80, 30..=160, step 8;
 
+    /// Razoring to this depth, where the static eval is below alpha by more than `razor_base
+    /// + razor_per_depth2 * depth^2`.
+    razor_max_depth: 3, 1..=6, step 1;
+    razor_base: 450, 150..=900, step 40;
+    razor_per_depth2: 250, 80..=500, step 20;
+
     /// Null-move pruning: from `nmp_min_depth`, reduced by `nmp_base_reduction + depth /
     /// nmp_depth_divisor + min((eval - beta) / nmp_eval_divisor, 3)`.
     nmp_min_depth: 3, 2..=5, step 1;
