@@ -3,6 +3,7 @@
 
 mod correction;
 mod history;
+mod mate_check;
 mod movepick;
 mod negamax;
 pub mod params;

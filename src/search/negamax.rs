@@ -270,7 +270,11 @@ impl Worker {
         let hash_score = entry.map(|e| score_from_tt(e.score, ply));
         // A node that is or was on a principal variation: reduced less, and remembered as such.
         let tt_pv = PV || entry.is_some_and(|e| e.was_pv);
+        // A search for the shortest mate (see `mate_check.rs`) cuts nothing it has not seen:
+        // no table cutoffs, pruning or reductions.
+        let pruning = !self.exhaustive;
         if !PV
+            && pruning
             && excluded.is_none()
             && let (Some(e), Some(score)) = (entry, hash_score)
             && e.depth >= depth
@@ -356,7 +360,7 @@ impl Worker {
             && self.frames[ply - 2].static_eval != NO_EVAL
             && static_eval > self.frames[ply - 2].static_eval;
 
-        if !PV && !in_check && excluded.is_none() {
+        if !PV && !in_check && excluded.is_none() && pruning {
             // Step 5. Reverse futility pruning: far enough above beta, a shallow search
             // will not fall below it. Not when beta is a mated score: no margin on the static
             // eval shows that this side escapes a mate (the search for a shorter mate would
@@ -425,6 +429,7 @@ impl Worker {
         // search nearly this deep stays below that margin.
         let probcut_beta = beta + probcut_margin();
         if !PV
+            && pruning
             && !in_check
             && excluded.is_none()
             && depth >= probcut_min_depth()
@@ -491,7 +496,11 @@ impl Worker {
 
         // Step 7. Internal iterative reduction: without a hash move, a deep search here is
         // probably wasted; search it shallower and let the next iteration do it properly.
-        if hash_move.is_none() && excluded.is_none() && depth >= iir_min_depth() && (PV || cut_node)
+        if pruning
+            && hash_move.is_none()
+            && excluded.is_none()
+            && depth >= iir_min_depth()
+            && (PV || cut_node)
         {
             depth -= 1;
         }
@@ -521,7 +530,7 @@ impl Worker {
             // Checking moves are kept: a quiet check may be a mate the static eval cannot see
             // (near the horizon the picker still hands them out once quiet moves are skipped).
             let gives_check = pos.gives_check(mv);
-            if best_score > -MATE_BOUND && pos.has_non_pawn_material(us) {
+            if pruning && best_score > -MATE_BOUND && pos.has_non_pawn_material(us) {
                 if !noisy && !gives_check {
                     // Late-move pruning: at low depth, late quiet moves rarely matter. Not
                     // when alpha is a mate: a late quiet move may mate sooner.
@@ -562,6 +571,7 @@ impl Worker {
             // If even without it the search beats beta, several moves do: cut (multi-cut).
             let mut extension = 0;
             if mv == hash_move
+                && pruning
                 && excluded.is_none()
                 && depth >= se_min_depth()
                 && let (Some(e), Some(hash_score)) = (entry, hash_score)
@@ -604,6 +614,7 @@ impl Worker {
             let mut score = -INFINITY;
             // Not once alpha is a mate: a reduced move may mate sooner (as with the pruning).
             if depth >= lmr_min_depth()
+                && pruning
                 && moves_searched > 1 + PV as i32
                 && alpha < MATE_BOUND
                 && mv.promotion_type().is_none()

@@ -8,6 +8,7 @@ use crate::chess::{Move, Piece, Position, Square};
 use crate::eval::{self, AccumulatorStack, Network};
 
 use super::correction::CorrectionHistory;
+use super::mate_check::MateCheck;
 use super::history::History;
 use super::params::*;
 use super::tt::{Bound, TranspositionTable};
@@ -79,6 +80,11 @@ pub struct Worker {
     pub(super) tb_limit: usize,
     pub(super) tb_depth: i32,
     pub(super) tb_fifty_move_rule: bool,
+    /// Set while searching for a shorter mate: nothing pruned or reduced.
+    pub(super) exhaustive: bool,
+    /// Where that search gives up.
+    pub(super) exhaustive_node_limit: Option<u64>,
+    pub(super) mate_check: MateCheck,
 }
 
 impl Worker {
@@ -115,6 +121,9 @@ impl Worker {
             tb_limit: 0,
             tb_depth: 1,
             tb_fifty_move_rule: true,
+            exhaustive: false,
+            exhaustive_node_limit: None,
+            mate_check: MateCheck::default(),
         }
     }
 
@@ -145,6 +154,10 @@ impl Worker {
     }
 
     fn check_stop(&mut self, shared: &Shared) {
+        if self.exhaustive_node_limit.is_some_and(|limit| self.nodes >= limit) {
+            self.stopped = true;
+            return;
+        }
         // The first iteration always completes, so there is always a move to play.
         if self.root_depth <= 1 {
             return;
@@ -206,6 +219,9 @@ impl Worker {
                     if self.stopped {
                         break;
                     }
+                    if self.is_main() && multipv == 1 {
+                        self.check_mate_distance(&root, tt, shared);
+                    }
                     // Sort the lines found so far; keep the unsearched ones in order.
                     self.root_moves[..=pv_index].sort_by_key(|rm| -rm.score);
                     // All lines at the end of the iteration; each line as it comes when slow.
@@ -259,6 +275,9 @@ impl Worker {
         self.unreported_nodes = 0;
         self.stopped = false;
         self.root_depth = 0;
+        self.exhaustive = false;
+        self.exhaustive_node_limit = None;
+        self.mate_check = MateCheck::default();
         self.keys.clear();
         self.keys.extend_from_slice(&job.history);
         self.keys.push(root.key());
