@@ -67,6 +67,7 @@ impl Worker {
         });
         self.frames[ply + 1].plies_from_null =
             if mv.is_some() { self.frames[ply].plies_from_null + 1 } else { 0 };
+        self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
         self.keys.push(child.key());
         self.accumulators.push(ply, pos, mv);
     }
@@ -597,8 +598,20 @@ impl Worker {
                 }
                 if score < singular_beta {
                     extension = 1;
+                    // Double extension: far below, the hash move is the only move by a wide
+                    // margin (a bounded number of times on one path, or the search explodes).
+                    if !PV
+                        && score < singular_beta - se_double_margin()
+                        && self.frames[ply].double_extensions < se_double_limit()
+                    {
+                        extension = 2;
+                    }
                 } else if singular_beta >= beta {
                     return singular_beta;
+                } else if hash_score >= beta {
+                    // Negative extension: another move is nearly as good and the hash move is
+                    // expected to fail high anyway: search it a ply shallower.
+                    extension = -1;
                 }
             }
 
@@ -606,6 +619,9 @@ impl Worker {
             child.make_move(mv);
             tt.prefetch(child.key());
             self.push(pos, Some(mv), &child, ply);
+            if extension >= 2 {
+                self.frames[ply + 1].double_extensions += 1;
+            }
             moves_searched += 1;
             let new_depth = depth - 1 + extension;
 

@@ -118,6 +118,10 @@ tunables! {
     /// Singular extensions: from this depth, with a margin of this many cp per ply of depth.
     se_min_depth: 8, 5..=10, step 1;
     se_margin_per_depth: 2, 1..=5, step 1;
+    /// Double extension where the other moves fail this far below the singular beta, at
+    /// most `se_double_limit` times on one path.
+    se_double_margin: 20, 4..=60, step 4;
+    se_double_limit: 6, 2..=12, step 1;
 
     /// Aspiration windows: from this depth, this wide at first.
     aspiration_min_depth: 4, 2..=8, step 1;

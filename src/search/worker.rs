@@ -31,6 +31,8 @@ pub(super) struct Frame {
     pub plies_from_null: usize,
     /// A move to leave out here (the hash move, during its singular-extension test).
     pub excluded: Move,
+    /// Double singular extensions on the path to this ply.
+    pub double_extensions: i32,
 }
 
 #[derive(Clone, Debug)]
