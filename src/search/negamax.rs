@@ -3,6 +3,7 @@
 
 use crate::chess::{Move, MoveKind, Position};
 
+use super::correction::LastMoves;
 use super::history::stat_bonus;
 use super::movepick::{MovePicker, OrderingContext};
 use super::params::*;
@@ -112,6 +113,22 @@ impl Worker {
         false
     }
 
+    /// The two moves that led to `ply` (two plies back, then one).
+    #[inline]
+    pub(super) fn last_moves(&self, ply: usize) -> LastMoves {
+        match ply {
+            0 => [None, None],
+            1 => [None, self.frames[0].moved],
+            _ => [self.frames[ply - 2].moved, self.frames[ply - 1].moved],
+        }
+    }
+
+    /// The correction history's adjustment to the static evaluation of `pos` at `ply`.
+    #[inline]
+    pub(super) fn correction(&self, pos: &Position, ply: usize) -> i32 {
+        self.correction.correction(pos, self.last_moves(ply))
+    }
+
     fn ordering_context(&self, hash_move: Move, ply: usize) -> OrderingContext {
         let previous = if ply >= 1 { self.frames[ply - 1].moved } else { None };
         let before = if ply >= 2 { self.frames[ply - 2].moved } else { None };
@@ -146,7 +163,7 @@ impl Worker {
         self.frames[0].static_eval = if root.in_check() {
             NO_EVAL
         } else {
-            self.static_eval(root, 0) + self.correction.correction(root)
+            self.static_eval(root, 0) + self.correction(root, 0)
         };
         let mut best_score = -INFINITY;
         for i in self.pv_index..self.root_moves.len() {
@@ -344,8 +361,7 @@ impl Worker {
         };
         // The correction history's view of how far the evaluation misses with these pawns and
         // pieces; the table keeps the uncorrected evaluation.
-        let static_eval =
-            if in_check { NO_EVAL } else { raw_eval + self.correction.correction(pos) };
+        let static_eval = if in_check { NO_EVAL } else { raw_eval + self.correction(pos, ply) };
         let mut eval = static_eval;
         if let (Some(e), Some(score)) = (entry, hash_score)
             && !in_check
@@ -767,7 +783,8 @@ impl Worker {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            self.correction.update(pos, depth, best_score - static_eval);
+            let last_moves = self.last_moves(ply);
+            self.correction.update(pos, last_moves, depth, best_score - static_eval);
         }
         best_score
     }

@@ -61,7 +61,7 @@ impl Worker {
         };
         let mut best_score = -INFINITY;
         if !in_check {
-            best_score = raw_eval + self.correction.correction(pos);
+            best_score = raw_eval + self.correction(pos, ply);
             if let Some(e) = entry {
                 let score = score_from_tt(e.score, ply);
                 if score.abs() < MATE_BOUND

@@ -8,8 +8,8 @@ use crate::chess::{Move, Piece, Position, Square};
 use crate::eval::{self, AccumulatorStack, Network};
 
 use super::correction::CorrectionHistory;
-use super::mate_check::MateCheck;
 use super::history::History;
+use super::mate_check::MateCheck;
 use super::params::*;
 use super::tt::{Bound, TranspositionTable};
 use super::{
