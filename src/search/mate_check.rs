@@ -42,7 +42,12 @@ impl Worker {
             if self.root_moves[0].score != proven.score {
                 let proven = proven.clone();
                 if let Some(i) = self.root_moves.iter().position(|rm| rm.mv == proven.mv) {
-                    self.root_moves[i] = RootMove { nodes: self.root_moves[i].nodes, ..proven };
+                    let current = &self.root_moves[i];
+                    self.root_moves[i] = RootMove {
+                        previous_score: current.previous_score,
+                        nodes: current.nodes,
+                        ..proven
+                    };
                     self.root_moves[..=i].rotate_right(1);
                 }
             }
