@@ -56,9 +56,12 @@ impl TimeManager {
         // scheduler would lose on time.
         let share = (expected / horizon).saturating_mul(tm_soft_percent() as i64) / 100;
         let soft = share.min(available / 5);
-        // soft <= available / 5 <= available / 4 * 3, so hard >= soft.
+        // soft <= available / 5 <= available / 2, so hard >= soft.
         let stretched = (soft.saturating_mul(tm_hard_percent() as i64) / 100).max(soft);
-        let hard = stretched.min(available / 4 * 3);
+        // At most half the clock on one move: at a low clock the engine then settles where
+        // the increment is half of it, so a move that overruns its limit (a slow system, a
+        // busy GUI) still has about the increment in hand.
+        let hard = stretched.min(available / 2);
         TimeManager { soft: Some(ms(soft.max(1))), hard: Some(ms(hard.max(1))) }
     }
 
@@ -104,6 +107,15 @@ mod tests {
                 );
                 assert!(tm.soft.unwrap() <= tm.hard.unwrap());
             }
+        }
+    }
+
+    #[test]
+    fn one_move_never_plans_more_than_half_the_clock() {
+        for (time, inc) in [(120, 80), (170, 80), (400, 80), (50, 10), (1000, 1000)] {
+            let tm = TimeManager::new(&limits(time, inc), Color::White, 10);
+            let hard = tm.hard.unwrap().as_millis() as i64;
+            assert!(hard <= (time - 10) / 2, "time {time} inc {inc}: hard {hard}");
         }
     }
 
