@@ -135,7 +135,7 @@ tunables! {
 
     /// Time management: the soft limit in percent of the clock's share for this move (before
     /// the cap at a fifth of the clock), and the hard limit in percent of the soft one (before
-    /// the cap at three quarters of the clock).
+    /// the cap at half the clock).
     tm_soft_percent: 100, 60..=160, step 8;
     tm_hard_percent: 400, 200..=600, step 25;
     /// Time management: the soft limit grows by this many percent per unit of best-move

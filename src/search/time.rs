@@ -56,7 +56,7 @@ impl TimeManager {
         // scheduler would lose on time.
         let share = (expected / horizon).saturating_mul(tm_soft_percent() as i64) / 100;
         let soft = share.min(available / 5);
-        // soft <= available / 5 <= available / 4 * 3, so hard >= soft.
+        // soft <= available / 5 <= available / 2, so hard >= soft.
         let stretched = (soft.saturating_mul(tm_hard_percent() as i64) / 100).max(soft);
         // At most half the clock on one move: at a low clock the engine then settles where
         // the increment is half of it, so a move that overruns its limit (a slow system, a
