@@ -130,8 +130,7 @@ impl Worker {
     }
 
     fn ordering_context(&self, hash_move: Move, ply: usize) -> OrderingContext {
-        let previous = if ply >= 1 { self.frames[ply - 1].moved } else { None };
-        let before = if ply >= 2 { self.frames[ply - 2].moved } else { None };
+        let [before, previous] = self.last_moves(ply);
         OrderingContext {
             hash_move,
             killers: self.history.killers(ply),
@@ -803,8 +802,7 @@ impl Worker {
     ) {
         let bonus = stat_bonus(depth);
         let us = pos.side_to_move();
-        let previous = if ply >= 1 { self.frames[ply - 1].moved } else { None };
-        let before = if ply >= 2 { self.frames[ply - 2].moved } else { None };
+        let [before, previous] = self.last_moves(ply);
         if !noisy {
             self.history.add_killer(ply, best);
             self.history.set_counter_move(previous, best);
