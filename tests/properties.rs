@@ -5,7 +5,7 @@ mod common;
 
 use common::reference::reference_moves;
 use proptest::prelude::*;
-use zwischen::chess::{Move, MoveKind, PieceType, Position, SEE_VALUES, Square};
+use zwischen::chess::{Color, Move, MoveKind, PieceType, Position, SEE_VALUES, Square};
 
 const STARTS: &[&str] = &[
     zwischen::chess::START_FEN,
@@ -59,6 +59,8 @@ proptest! {
                 let mut child = *pos;
                 child.make_move(mv);
                 assert_eq!((child.key(), child.pawn_key()), child.compute_keys());
+                let non_pawn_keys = [child.non_pawn_key(Color::White), child.non_pawn_key(Color::Black)];
+                assert_eq!(non_pawn_keys, child.compute_non_pawn_keys());
             }
             assert_eq!(*pos, before, "making moves on copies changed the original");
             let reparsed = Position::from_fen(&pos.to_fen()).unwrap();

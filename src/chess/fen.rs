@@ -102,6 +102,7 @@ impl Position {
             }
         }
         (pos.key, pos.pawn_key) = pos.compute_keys();
+        pos.non_pawn_keys = pos.compute_non_pawn_keys();
         Ok(pos)
     }
 

@@ -18,6 +18,8 @@ pub struct Position {
     pub(super) board: [Option<Piece>; 64],
     pub(super) key: u64,
     pub(super) pawn_key: u64,
+    /// Zobrist key of each colour's pieces other than pawns (king included).
+    pub(super) non_pawn_keys: [u64; 2],
     /// Enemy pieces giving check to the side to move.
     pub(super) checkers: Bitboard,
     /// Pieces of the side to move that are the only blocker between their king and an enemy slider.
@@ -53,6 +55,7 @@ impl Position {
             board: [None; 64],
             key: 0,
             pawn_key: 0,
+            non_pawn_keys: [0; 2],
             checkers: Bitboard::EMPTY,
             pinned: Bitboard::EMPTY,
             castling_squares: Bitboard::EMPTY,
@@ -167,6 +170,12 @@ impl Position {
     #[inline(always)]
     pub fn pawn_key(&self) -> u64 {
         self.pawn_key
+    }
+
+    /// Zobrist key of `color`'s pieces other than pawns (king included).
+    #[inline(always)]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.non_pawn_keys[color.index()]
     }
 
     /// Pieces of both colours attacking `square`, with `occupied` as the blockers.
@@ -294,6 +303,8 @@ impl Position {
         self.key ^= key;
         if piece.piece_type() == PieceType::Pawn {
             self.pawn_key ^= key;
+        } else {
+            self.non_pawn_keys[piece.color().index()] ^= key;
         }
     }
 
@@ -307,6 +318,8 @@ impl Position {
         self.key ^= key;
         if piece.piece_type() == PieceType::Pawn {
             self.pawn_key ^= key;
+        } else {
+            self.non_pawn_keys[piece.color().index()] ^= key;
         }
         Some(piece)
     }
@@ -322,6 +335,8 @@ impl Position {
         self.key ^= key;
         if piece.piece_type() == PieceType::Pawn {
             self.pawn_key ^= key;
+        } else {
+            self.non_pawn_keys[piece.color().index()] ^= key;
         }
     }
 
@@ -460,6 +475,20 @@ impl Position {
             }
         }
         self.pinned = pinned;
+    }
+
+    /// The non-pawn keys computed from scratch, for setting up and for checking the incremental
+    /// ones.
+    pub fn compute_non_pawn_keys(&self) -> [u64; 2] {
+        let mut keys = [0; 2];
+        for square in self.occupied() {
+            if let Some(piece) = self.piece_on(square)
+                && piece.piece_type() != PieceType::Pawn
+            {
+                keys[piece.color().index()] ^= zobrist::piece_square(piece, square);
+            }
+        }
+        keys
     }
 
     /// The keys computed from scratch, for setting up and for checking the incremental ones.

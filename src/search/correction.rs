@@ -5,7 +5,7 @@
 //! from a better guess (an evaluation that keeps misjudging a pawn structure or a piece
 //! setup gets corrected for it).
 
-use crate::chess::{Color, Piece, PieceType, Position, Square};
+use crate::chess::{Color, Piece, Position, Square};
 
 use super::params::{correction_limit, correction_max_weight};
 
@@ -78,25 +78,13 @@ struct Keys {
 
 impl Keys {
     fn of(pos: &Position, last_moves: LastMoves) -> Keys {
-        let non_pawn = |color: Color| {
-            let own = pos.color_bb(color).0;
-            let mut hash = 0u64;
-            for piece_type in
-                [PieceType::Knight, PieceType::Bishop, PieceType::Rook, PieceType::Queen]
-            {
-                hash =
-                    (hash ^ (pos.type_bb(piece_type).0 & own)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-                hash ^= hash >> 29;
-            }
-            hash ^ pos.king_square(color).index() as u64
-        };
         let side = pos.side_to_move().index();
         let piece_square = |(piece, to): (Piece, Square)| piece.index() * 64 + to.index();
         Keys {
             pawn: Table::key_index(side, pos.pawn_key()),
             non_pawn: [
-                Table::key_index(side, non_pawn(Color::White)),
-                Table::key_index(side, non_pawn(Color::Black)),
+                Table::key_index(side, pos.non_pawn_key(Color::White)),
+                Table::key_index(side, pos.non_pawn_key(Color::Black)),
             ],
             continuation: match last_moves {
                 [Some(before), Some(previous)] => {

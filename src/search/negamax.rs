@@ -66,6 +66,10 @@ impl Worker {
             };
             Some((piece, to))
         });
+        self.frames[ply].quiet_move = match mv {
+            Some(mv) if !pos.is_noisy(mv) => mv,
+            _ => Move::NONE,
+        };
         self.frames[ply + 1].plies_from_null =
             if mv.is_some() { self.frames[ply].plies_from_null + 1 } else { 0 };
         self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
@@ -159,6 +163,7 @@ impl Worker {
     ) -> i32 {
         self.count_node(shared);
         self.pv_len[0] = 0;
+        self.frames[2].cutoffs = 0;
         self.frames[0].static_eval = if root.in_check() {
             NO_EVAL
         } else {
@@ -253,6 +258,7 @@ impl Worker {
             self.pv_len[ply] = 0;
         }
         self.seldepth = self.seldepth.max(ply + 1);
+        self.frames[ply + 2].cutoffs = 0;
 
         // Step 1. Draws, and the end of the ply range.
         if self.is_draw(pos, ply) {
@@ -523,6 +529,8 @@ impl Worker {
 
         // Step 8. The moves.
         let context = self.ordering_context(hash_move, ply);
+        // A capture for hash move: the quiet moves after it are likely worse.
+        let hash_move_noisy = !hash_move.is_none() && pos.is_noisy(hash_move);
         let mut picker = MovePicker::new(pos, context, false);
         // Near the horizon a quiet check may be a mate that nothing else would show.
         picker.keep_quiet_checks = depth <= QUIET_CHECKS_MAX_DEPTH;
@@ -665,6 +673,13 @@ impl Worker {
                 if gives_check {
                     reduction -= 1;
                 }
+                if !noisy && hash_move_noisy {
+                    reduction += 1;
+                }
+                // The replies keep refuting this node's moves: it is probably an all-node.
+                if self.frames[ply + 1].cutoffs > 3 {
+                    reduction += 1;
+                }
                 let reduced = (new_depth - reduction.max(0)).clamp(1, new_depth);
                 score = -self.search::<false>(
                     &child,
@@ -677,16 +692,34 @@ impl Worker {
                     shared,
                 );
                 if score > alpha && reduced < new_depth {
-                    score = -self.search::<false>(
-                        &child,
-                        -alpha - 1,
-                        -alpha,
-                        new_depth,
-                        ply + 1,
-                        !cut_node,
-                        tt,
-                        shared,
-                    );
+                    // The reduced search beat alpha: search again, a ply deeper still if it
+                    // beat the best score by a wide margin, a ply shallower if only just.
+                    let deeper = score > best_score + lmr_deeper_margin() + 2 * new_depth;
+                    let shallower = score < best_score + lmr_shallower_margin();
+                    let research_depth = new_depth + deeper as i32 - shallower as i32;
+                    if research_depth > reduced {
+                        score = -self.search::<false>(
+                            &child,
+                            -alpha - 1,
+                            -alpha,
+                            research_depth,
+                            ply + 1,
+                            !cut_node,
+                            tt,
+                            shared,
+                        );
+                    }
+                    // What the full-depth search said of this move teaches its continuation
+                    // history now, not only at a cutoff.
+                    if !noisy {
+                        let bonus = stat_bonus(research_depth);
+                        self.update_continuations(
+                            pos,
+                            ply,
+                            mv,
+                            if score > alpha { bonus } else { -bonus },
+                        );
+                    }
                 }
             } else if !PV || moves_searched > 1 {
                 score = -self.search::<false>(
@@ -725,6 +758,7 @@ impl Worker {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
+                        self.frames[ply].cutoffs += 1;
                         self.update_histories(
                             pos,
                             ply,
@@ -772,6 +806,12 @@ impl Worker {
             tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound, tt_pv);
         }
 
+        // Step 12b. No move here reached alpha: the opponent's quiet move that led here was a
+        // good one; its histories learn that as they would from a cutoff at the node above.
+        if best_move.is_none() && excluded.is_none() && ply >= 1 {
+            self.reward_prior_quiet_move(pos, ply, depth);
+        }
+
         // Step 13. Teach the correction history how far the static evaluation missed, where
         // the result says so: a quiet best move (a capture's gain is no fault of the
         // evaluation) and a bound on the right side of the evaluation.
@@ -786,6 +826,34 @@ impl Worker {
             self.correction.update(pos, last_moves, depth, best_score - static_eval);
         }
         best_score
+    }
+
+    /// Adds `bonus` to the continuation histories of the quiet move `mv` played at `ply`.
+    fn update_continuations(&mut self, pos: &Position, ply: usize, mv: Move, bonus: i32) {
+        if let Some(piece) = pos.piece_on(mv.from()) {
+            for earlier in self.last_moves(ply).into_iter().flatten() {
+                self.history.update_continuation(earlier, piece, mv.to(), bonus);
+            }
+        }
+    }
+
+    /// Rewards the quiet move that led to the node at `ply` (played by the opponent of the
+    /// side to move in `pos`), after every reply failed low there.
+    fn reward_prior_quiet_move(&mut self, pos: &Position, ply: usize, depth: i32) {
+        let prior = self.frames[ply - 1].quiet_move;
+        // The piece, with the destination as the move ordering indexes it (for castling, not
+        // the king's square that `moved` records).
+        let Some((piece, _)) = self.frames[ply - 1].moved else {
+            return;
+        };
+        if prior.is_none() {
+            return;
+        }
+        let bonus = stat_bonus(depth);
+        self.history.update_quiet(!pos.side_to_move(), prior, bonus);
+        for earlier in self.last_moves(ply - 1).into_iter().flatten() {
+            self.history.update_continuation(earlier, piece, prior.to(), bonus);
+        }
     }
 
     /// Rewards the move that caused a cutoff and penalises the ones tried before it.

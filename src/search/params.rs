@@ -114,6 +114,11 @@ tunables! {
     lmr_divisor: 225, 150..=350, step 12;
     /// History score worth one ply of reduction.
     lmr_history_divisor: 8192, 2048..=16384, step 800;
+    /// A reduced search that beats alpha is searched again a ply deeper when it beats the
+    /// best score by `lmr_deeper_margin + 2 * depth`, a ply shallower when by less than
+    /// `lmr_shallower_margin`.
+    lmr_deeper_margin: 40, 10..=100, step 5;
+    lmr_shallower_margin: 8, 0..=30, step 2;
 
     /// Singular extensions: from this depth, with a margin of this many cp per ply of depth.
     se_min_depth: 8, 5..=10, step 1;

@@ -33,6 +33,12 @@ pub(super) struct Frame {
     pub excluded: Move,
     /// Double singular extensions on the path to this ply.
     pub double_extensions: i32,
+    /// The move played from this ply when it was quiet (for the history it earns when the
+    /// reply fails low); `Move::NONE` after a capture, promotion or null move.
+    pub quiet_move: Move,
+    /// Beta cutoffs at this ply below the node two plies up, so far (many mean that the node
+    /// one ply up keeps having its moves refuted).
+    pub cutoffs: i32,
 }
 
 #[derive(Clone, Debug)]
