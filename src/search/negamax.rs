@@ -870,7 +870,7 @@ impl Worker {
     ) {
         let bonus = stat_bonus(depth);
         let us = pos.side_to_move();
-        let [before, previous] = self.last_moves(ply);
+        let [_, previous] = self.last_moves(ply);
         if !noisy {
             self.history.add_killer(ply, best);
             self.history.set_counter_move(previous, best);
@@ -878,11 +878,7 @@ impl Worker {
                 std::iter::once((best, bonus)).chain(quiets.iter().map(|&q| (q, -bonus)))
             {
                 self.history.update_quiet(us, mv, delta);
-                if let Some(piece) = pos.piece_on(mv.from()) {
-                    for earlier in [previous, before].into_iter().flatten() {
-                        self.history.update_continuation(earlier, piece, mv.to(), delta);
-                    }
-                }
+                self.update_continuations(pos, ply, mv, delta);
             }
         } else if let (Some(piece), Some(victim)) =
             (pos.piece_on(best.from()), pos.captured_type(best))
