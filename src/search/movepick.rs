@@ -2,9 +2,10 @@
 //!
 //! Order: hash move; captures and queen promotions that do not lose material (most valuable
 //! victim first, then capture history); the two killers; the counter-move; quiet moves by
-//! history; losing captures and under-promotions. In check every evasion is generated and
-//! scored at once. Moves from outside the position (hash move, killers, counter-move) are
-//! checked with `Position::is_legal` before use.
+//! history and by the attacks of cheaper enemy pieces they escape or step into; losing
+//! captures and under-promotions. In check every evasion is generated and scored at once.
+//! Moves from outside the position (hash move, killers, counter-move) are checked with
+//! `Position::is_legal` before use.
 //!
 //! When the search prunes the remaining quiet moves (`skip_quiets`), it may ask for the quiet
 //! moves that give check all the same (`keep_quiet_checks`): a quiet check may mate, and no
@@ -12,7 +13,10 @@
 
 use std::mem::MaybeUninit;
 
-use crate::chess::{MAX_MOVES, Move, MoveList, Piece, PieceType, Position, SEE_VALUES, Square};
+use crate::chess::{
+    Bitboard, MAX_MOVES, Move, MoveList, Piece, PieceType, Position, SEE_VALUES, Square,
+    bishop_attacks, knight_attacks, rook_attacks,
+};
 
 use super::history::History;
 
@@ -25,6 +29,54 @@ const UNDER_PROMOTION: i32 = -(1 << 28);
 
 /// Ordering scores from here up are hash moves, good captures, killers and counter-moves.
 pub const KILLER_FLOOR: i32 = COUNTER;
+
+/// Squares the opponent attacks with pieces worth less than a queen, a rook and a minor piece:
+/// a quiet move that takes a piece out of such an attack is ordered earlier, one that puts it
+/// there later. Only the order sees this: the score handed to the search (which reduces and
+/// prunes quiet moves by it) is the history alone.
+#[derive(Copy, Clone, Default)]
+struct Threats {
+    by_pawn: Bitboard,
+    by_minor: Bitboard,
+    by_rook: Bitboard,
+}
+
+impl Threats {
+    fn of(pos: &Position) -> Threats {
+        let them = !pos.side_to_move();
+        let occupied = pos.occupied();
+        let by_pawn = pos.pieces(them, PieceType::Pawn).pawn_attacks(them);
+        let mut by_minor = by_pawn;
+        for square in pos.pieces(them, PieceType::Knight) {
+            by_minor |= knight_attacks(square);
+        }
+        for square in pos.pieces(them, PieceType::Bishop) {
+            by_minor |= bishop_attacks(square, occupied);
+        }
+        let mut by_rook = by_minor;
+        for square in pos.pieces(them, PieceType::Rook) {
+            by_rook |= rook_attacks(square, occupied);
+        }
+        Threats { by_pawn, by_minor, by_rook }
+    }
+
+    /// The ordering bonus for moving `piece_type` from `from` to `to`: positive for an escape
+    /// from a cheaper attacker, negative for a step into one.
+    fn bonus(&self, piece_type: PieceType, from: Square, to: Square) -> i32 {
+        let (attacked, value) = match piece_type {
+            PieceType::Queen => (self.by_rook, THREAT_QUEEN),
+            PieceType::Rook => (self.by_minor, THREAT_ROOK),
+            PieceType::Knight | PieceType::Bishop => (self.by_pawn, THREAT_MINOR),
+            _ => return 0,
+        };
+        value * (attacked.contains(from) as i32 - attacked.contains(to) as i32)
+    }
+}
+
+/// The threat bonuses, on the scale of the histories (each at most `HISTORY_MAX`, 16384).
+const THREAT_QUEEN: i32 = 16_000;
+const THREAT_ROOK: i32 = 8_000;
+const THREAT_MINOR: i32 = 5_000;
 
 /// Whether an ordering score marks a capture or promotion that does not lose material.
 pub fn is_good_noisy(score: i32) -> bool {
@@ -137,6 +189,8 @@ pub struct MovePicker {
     list: ScoredList,
     bad_noisy: MoveList,
     bad_next: usize,
+    /// The threats that ordered the quiet moves, once they are generated.
+    threats: Threats,
 }
 
 impl MovePicker {
@@ -165,6 +219,7 @@ impl MovePicker {
             list: ScoredList::new(),
             bad_noisy: MoveList::new(),
             bad_next: 0,
+            threats: Threats::default(),
         }
     }
 
@@ -191,7 +246,20 @@ impl MovePicker {
             && self.kept(pos, mv)
     }
 
-    /// The next move to try, with its ordering score.
+    /// The score the search sees for a move ordered with `score`: for a quiet move that is
+    /// not a hash move, killer or counter-move, its history without the threat bonus.
+    fn history_value(&self, pos: &Position, mv: Move, score: i32) -> i32 {
+        if self.is_special(mv) || pos.is_noisy(mv) {
+            return score;
+        }
+        match pos.piece_on(mv.from()) {
+            Some(piece) => score - self.threats.bonus(piece.piece_type(), mv.from(), mv.to()),
+            None => score,
+        }
+    }
+
+    /// The next move to try, with its ordering score (for a quiet move, its history: see
+    /// `history_value`).
     pub fn next(&mut self, pos: &Position, history: &History) -> Option<(Move, i32)> {
         loop {
             match self.stage {
@@ -245,8 +313,10 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                     let context = &self.context;
                     if !self.skip_quiets {
+                        let threats = Threats::of(pos);
+                        self.threats = threats;
                         self.list.fill::<{ crate::chess::QUIET }>(pos, |mv| {
-                            quiet_score(pos, mv, history, context)
+                            quiet_score(pos, mv, history, context, &threats)
                         });
                     } else if self.keep_quiet_checks {
                         // Only the checks will be tried, in no particular order.
@@ -265,7 +335,7 @@ impl MovePicker {
                     };
                     match picked {
                         Some((mv, _)) if self.is_special(mv) => {}
-                        Some(picked) => return Some(picked),
+                        Some((mv, score)) => return Some((mv, self.history_value(pos, mv, score))),
                         None => self.stage = Stage::BadNoisy,
                     }
                 }
@@ -278,19 +348,21 @@ impl MovePicker {
                 }
                 Stage::GenerateEvasions => {
                     let context = &self.context;
+                    let threats = Threats::of(pos);
+                    self.threats = threats;
                     self.list.fill::<{ crate::chess::ALL }>(pos, |mv| {
                         if mv == context.hash_move {
                             HASH_MOVE
                         } else if pos.is_noisy(mv) {
                             GOOD_NOISY + noisy_score(pos, mv, history)
                         } else {
-                            quiet_score(pos, mv, history, context)
+                            quiet_score(pos, mv, history, context, &threats)
                         }
                     });
                     self.stage = Stage::Evasions;
                 }
                 Stage::Evasions => match self.list.pick() {
-                    Some(picked) => return Some(picked),
+                    Some((mv, score)) => return Some((mv, self.history_value(pos, mv, score))),
                     None => self.stage = Stage::Done,
                 },
                 Stage::Done => return None,
@@ -317,9 +389,15 @@ fn noisy_score(pos: &Position, mv: Move, history: &History) -> i32 {
     (victim_value + promotion_value) * 16 + history_value
 }
 
-/// Quiet moves by butterfly and continuation history; killers and counter-move on top (for
-/// evasions, where they are not tried separately).
-fn quiet_score(pos: &Position, mv: Move, history: &History, context: &OrderingContext) -> i32 {
+/// Quiet moves by butterfly and continuation history and by the threats they escape or walk
+/// into; killers and counter-move on top (for evasions, where they are not tried separately).
+fn quiet_score(
+    pos: &Position,
+    mv: Move,
+    history: &History,
+    context: &OrderingContext,
+    threats: &Threats,
+) -> i32 {
     if mv == context.killers[0] {
         return KILLER;
     }
@@ -332,9 +410,62 @@ fn quiet_score(pos: &Position, mv: Move, history: &History, context: &OrderingCo
     let Some(piece) = pos.piece_on(mv.from()) else {
         return 0;
     };
-    let mut score = history.quiet(pos.side_to_move(), mv);
+    let mut score = history.quiet(pos.side_to_move(), mv)
+        + threats.bonus(piece.piece_type(), mv.from(), mv.to());
     for previous in context.continuations.iter().flatten() {
         score += history.continuation(*previous, piece, mv.to());
     }
     score
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bonus(fen: &str, uci: &str) -> i32 {
+        let pos = Position::from_fen(fen).unwrap();
+        let mv = pos.parse_uci_move(uci, false).unwrap();
+        let piece = pos.piece_on(mv.from()).unwrap();
+        Threats::of(&pos).bonus(piece.piece_type(), mv.from(), mv.to())
+    }
+
+    #[test]
+    fn escapes_from_cheaper_attackers_come_first_and_steps_into_them_last() {
+        // The knight on e5 is attacked by the pawn on d6; the queen on c1 is safe.
+        let fen = "4k3/8/3p4/4N3/8/8/8/2Q1K3 w - - 0 1";
+        assert_eq!(bonus(fen, "e5f3"), THREAT_MINOR);
+        assert_eq!(bonus(fen, "e5c4"), THREAT_MINOR);
+        // A queen stepping onto a square the pawn attacks, and onto a safe one.
+        assert_eq!(bonus(fen, "c1c5"), -THREAT_QUEEN);
+        assert_eq!(bonus(fen, "c1c4"), 0);
+        // The king and pawns get no threat bonus.
+        assert_eq!(bonus(fen, "e1f2"), 0);
+        // A rook attacked by a bishop escapes; a rook stepping into a knight's reach.
+        let fen = "4k3/8/1n6/8/8/5b2/8/R3K2R w - - 0 1";
+        assert_eq!(bonus(fen, "h1g1"), THREAT_ROOK);
+        assert_eq!(bonus(fen, "a1a4"), -THREAT_ROOK);
+        assert_eq!(bonus(fen, "a1a2"), 0);
+    }
+
+    #[test]
+    fn threats_order_the_quiet_moves_but_the_search_sees_their_history() {
+        let pos = Position::from_fen("4k3/8/3p4/4N3/8/8/8/2Q1K3 w - - 0 1").unwrap();
+        let context = OrderingContext {
+            hash_move: Move::NONE,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            continuations: [None, None],
+        };
+        let history = History::new();
+        let mut picker = MovePicker::new(&pos, context, false);
+        let mut order = Vec::new();
+        while let Some((mv, score)) = picker.next(&pos, &history) {
+            // A fresh history: every quiet move is worth nothing to the search.
+            assert_eq!(score, 0, "{mv:?}");
+            order.push(pos.piece_on(mv.from()).unwrap().piece_type());
+        }
+        // Every legal move once; the attacked knight's eight moves first.
+        assert_eq!(order.len() as u64, crate::chess::perft(&pos, 1));
+        assert!(order[..8].iter().all(|&pt| pt == PieceType::Knight), "{order:?}");
+    }
 }
