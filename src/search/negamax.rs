@@ -174,21 +174,28 @@ impl Worker {
             let mv = self.root_moves[i].mv;
             let first = i == self.pv_index;
             let nodes_before = self.nodes;
+            let reduction = self.root_reduction(root, mv, i - self.pv_index + 1, depth, alpha);
             let mut child = *root;
             child.make_move(mv);
             self.push(root, Some(mv), &child, 0);
             let mut score = -INFINITY;
             if !first {
-                score = -self.search::<false>(
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    depth - 1,
-                    1,
-                    true,
-                    tt,
-                    shared,
-                );
+                // Late root moves are searched shallower first, as in the rest of the tree.
+                let reduced = depth - 1 - reduction;
+                score =
+                    -self.search::<false>(&child, -alpha - 1, -alpha, reduced, 1, true, tt, shared);
+                if score > alpha && reduced < depth - 1 {
+                    score = -self.search::<false>(
+                        &child,
+                        -alpha - 1,
+                        -alpha,
+                        depth - 1,
+                        1,
+                        true,
+                        tt,
+                        shared,
+                    );
+                }
             }
             // Only a PV search leaves this move's line in `pv[1]`; after a null-window one it
             // holds an earlier move's line.
@@ -225,6 +232,32 @@ impl Worker {
             }
         }
         best_score
+    }
+
+    /// The late-move reduction of the root move `mv`, the `number`-th of its line: quiet
+    /// moves and losing captures from the third on, by the reduction table (a ply less for a
+    /// check), never below a one-ply search; none for promotions, near mate scores or in the
+    /// search for a shorter mate.
+    fn root_reduction(
+        &self,
+        root: &Position,
+        mv: Move,
+        number: usize,
+        depth: i32,
+        alpha: i32,
+    ) -> i32 {
+        if number <= 2
+            || depth < lmr_min_depth()
+            || self.exhaustive
+            || alpha.abs() >= MATE_BOUND
+            || mv.promotion_type().is_some()
+            || (root.is_noisy(mv) && root.see_ge(mv, 0))
+        {
+            return 0;
+        }
+        let reduction =
+            self.lmr[depth.min(63) as usize][number.min(63)] - root.gives_check(mv) as i32;
+        reduction.clamp(0, depth - 2)
     }
 
     /// Principal-variation search. `PV` nodes have an open window; the others are searched
