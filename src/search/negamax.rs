@@ -925,3 +925,35 @@ impl Worker {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn late_quiet_root_moves_are_reduced_and_the_others_are_not() {
+        let mut worker = Worker::new(0);
+        // White can take a loose pawn (Qxd5), promote (b8=Q), check (Qe3+) or wait (Kf1).
+        let pos = Position::from_fen("4k3/1P6/8/3p4/8/8/3Q4/4K3 w - - 0 1").unwrap();
+        let mv = |uci| pos.parse_uci_move(uci, false).unwrap();
+        let (quiet, check, capture, promotion) = (mv("e1f1"), mv("d2e3"), mv("d2d5"), mv("b7b8q"));
+
+        let quiet_reduction = worker.root_reduction(&pos, quiet, 10, 10, 0);
+        assert_eq!(quiet_reduction, worker.lmr[10][10]);
+        assert!(quiet_reduction > 1);
+        assert_eq!(worker.root_reduction(&pos, check, 10, 10, 0), quiet_reduction - 1);
+        // The first two moves of a line, good captures and promotions: full depth.
+        assert_eq!(worker.root_reduction(&pos, quiet, 1, 10, 0), 0);
+        assert_eq!(worker.root_reduction(&pos, quiet, 2, 10, 0), 0);
+        assert_eq!(worker.root_reduction(&pos, capture, 10, 10, 0), 0);
+        assert_eq!(worker.root_reduction(&pos, promotion, 10, 10, 0), 0);
+        // Too shallow, near a mate score, or in the search for a shorter mate: none either.
+        assert_eq!(worker.root_reduction(&pos, quiet, 10, lmr_min_depth() - 1, 0), 0);
+        assert_eq!(worker.root_reduction(&pos, quiet, 10, 10, MATE_BOUND), 0);
+        assert_eq!(worker.root_reduction(&pos, quiet, 10, 10, -MATE_BOUND), 0);
+        // Never below a one-ply search.
+        assert_eq!(worker.root_reduction(&pos, quiet, 63, 3, 0), 1);
+        worker.exhaustive = true;
+        assert_eq!(worker.root_reduction(&pos, quiet, 10, 10, 0), 0);
+    }
+}
