@@ -255,9 +255,14 @@ impl Worker {
         {
             return 0;
         }
-        let reduction =
-            self.lmr[depth.min(63) as usize][number.min(63)] - root.gives_check(mv) as i32;
+        let reduction = self.table_reduction(depth, number) - root.gives_check(mv) as i32;
         reduction.clamp(0, depth - 2)
+    }
+
+    /// The late-move reduction table's entry for the `number`-th move at `depth`.
+    #[inline]
+    pub(super) fn table_reduction(&self, depth: i32, number: usize) -> i32 {
+        self.lmr[depth.min(63) as usize][number.min(63)]
     }
 
     /// Principal-variation search. `PV` nodes have an open window; the others are searched
@@ -692,8 +697,7 @@ impl Worker {
                 && mv.promotion_type().is_none()
                 && (!noisy || !super::movepick::is_good_noisy(order_score))
             {
-                let mut reduction =
-                    self.lmr[depth.min(63) as usize][(moves_searched as usize).min(63)];
+                let mut reduction = self.table_reduction(depth, moves_searched as usize);
                 reduction += (!tt_pv) as i32 + cut_node as i32 + (!improving) as i32;
                 if order_score >= super::movepick::KILLER_FLOOR {
                     reduction -= 1;
