@@ -116,6 +116,32 @@ fn quit_and_end_of_input_exit_mid_search() {
 }
 
 #[test]
+fn a_closed_output_ends_the_engine_quietly() {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    // The GUI goes away without `quit`: it stops reading our output, then writing input.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_zwischen"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"uci\ngo depth 8\n").unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    drop(stdin);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = child.try_wait().unwrap();
+    let mut stderr = String::new();
+    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    assert!(status.is_some_and(|s| s.success()), "exit: {status:?}, stderr: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+#[test]
 fn no_legal_move_gives_bestmove_none() {
     let mut e = Engine::start();
     // Checkmated.

@@ -1,15 +1,22 @@
-//! Everything the engine writes to the GUI. `println!` locks stdout for the whole line and
+//! Everything the engine writes to the GUI. Each line is written under stdout's lock and
 //! stdout flushes at each newline, so lines from the search thread and the loop never mix.
+
+use std::io::Write;
 
 use crate::chess::{Color, Move, Position, Square};
 use crate::search::{Bound, PvInfo, Reporter, ScoreReport};
 
 pub fn line(text: &str) {
-    println!("{text}");
+    if writeln!(std::io::stdout().lock(), "{text}").is_err() {
+        // The GUI has closed our output (a broken pipe): nobody is left to answer, so end
+        // quietly, as a C engine does on SIGPIPE, instead of panicking in whichever thread
+        // wrote.
+        std::process::exit(0);
+    }
 }
 
 pub fn error(problem: &str) {
-    println!("info string error: {problem}");
+    line(&format!("info string error: {problem}"));
 }
 
 /// The search output in UCI form.
