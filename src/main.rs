@@ -95,9 +95,13 @@ enum Command {
         /// EPD/FEN openings to start from (default: the start position).
         #[arg(long)]
         openings: Option<String>,
-        /// Record file, appended to (see src/datagen/packed.rs for the format).
+        /// Data file, appended to: whole games (src/datagen/games.rs) or, with `--format
+        /// records`, 32-byte records (src/datagen/packed.rs).
         #[arg(long)]
         out: String,
+        /// `games` (compact, every position) or `records` (32 bytes a training position).
+        #[arg(long, default_value = "games", value_parser = ["games", "records"])]
+        format: String,
         /// Network to play with: `network` (the embedded net) or a net file.
         #[arg(long, default_value = "network")]
         eval: String,
@@ -191,6 +195,7 @@ fn main() -> ExitCode {
             out,
             eval,
             syzygy_path,
+            format,
         }) => {
             match eval.as_str() {
                 "network" => {}
@@ -216,8 +221,19 @@ fn main() -> ExitCode {
                 eprintln!("{}", tables.summary(&report));
                 tables
             });
-            let settings =
-                zwischen::datagen::Settings { games, nodes, threads, random_plies, seed, tables };
+            let format = match format.as_str() {
+                "records" => zwischen::datagen::Format::Records,
+                _ => zwischen::datagen::Format::Games,
+            };
+            let settings = zwischen::datagen::Settings {
+                games,
+                nodes,
+                threads,
+                random_plies,
+                seed,
+                format,
+                tables,
+            };
             let openings: Vec<String> = match openings.map(std::fs::read_to_string).transpose() {
                 Ok(text) => text
                     .unwrap_or_default()

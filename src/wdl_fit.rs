@@ -5,11 +5,9 @@
 //! the sides, so the records' White-view scores and results can be used as they are.
 //! A and B maximise the mean log-likelihood of the games' results.
 
-use std::fs::File;
-use std::io::BufReader;
 use std::path::Path;
 
-use crate::datagen::packed::{PackedPosition, RECORD_BYTES, read_record};
+use crate::datagen::read_positions;
 
 /// One labelled score: centipawns and the result, both from White's view (0, 0.5 or 1).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -27,21 +25,14 @@ pub struct WdlFit {
     pub samples: usize,
 }
 
-/// Reads every record of a datagen file (records that do not decode are skipped and counted).
+/// Reads every training position of a datagen file, games or records (records or games that
+/// do not decode are skipped and counted).
 pub fn load_records(path: &Path, samples: &mut Vec<Sample>) -> std::io::Result<usize> {
-    let mut reader = BufReader::new(File::open(path)?);
-    let mut record = [0u8; RECORD_BYTES];
-    let mut skipped = 0;
-    while read_record(&mut reader, &mut record)? {
-        match PackedPosition::from_bytes(&record) {
-            Ok(packed) => samples.push(Sample {
-                score: f64::from(packed.score),
-                result: f64::from(packed.result) / 2.0,
-            }),
-            Err(_) => skipped += 1,
-        }
-    }
-    Ok(skipped)
+    let summary = read_positions(path, |packed| {
+        samples
+            .push(Sample { score: f64::from(packed.score), result: f64::from(packed.result) / 2.0 })
+    })?;
+    Ok(summary.invalid)
 }
 
 /// Mean log-likelihood of the results under the model (A, B).
@@ -91,6 +82,7 @@ pub fn fit(samples: &[Sample]) -> WdlFit {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::datagen::PackedPosition;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 

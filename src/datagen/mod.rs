@@ -2,18 +2,22 @@
 //! with the quiet positions of each game labelled by its search score and its result.
 //!
 //! `zwischen datagen --out FILE [--games N] [--nodes K] [--threads T] [--openings EPD]
-//! [--eval network|NET] [--syzygy-path DIR]` (default: the embedded network;
-//! with tables, a game that a capture brings into them ends with their result) appends 32-byte
-//! [`PackedPosition`] records to FILE: a second run adds to the data already there (with a
-//! seed mixed with the records already present, so it plays other games), and a run stopped
-//! at any moment loses at most the games in progress. `zwischen convert` turns
-//! records into `FEN;R;S` text lines and back, for inspection and for the older tools.
+//! [--eval network|NET] [--syzygy-path DIR] [--format games|records]` (default: the embedded
+//! network; with tables, a game that a capture brings into them ends with their result)
+//! appends to FILE whole games in the compact format of [`games`] (or, with `--format
+//! records`, a 32-byte [`PackedPosition`] record for each training position, the format of
+//! older data): a second run adds to the data already there (with a seed mixed with the size
+//! of what is there, so it plays other games), and a run stopped at any moment loses at most
+//! the games in progress. Readers take both formats ([`games::read_positions`]). `zwischen
+//! convert` turns either into `FEN;R;S` text lines, and text back into records.
 
+pub mod games;
 pub mod packed;
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
+use std::path::Path;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
@@ -21,12 +25,20 @@ use std::time::Instant;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use crate::chess::{Color, Position};
-use crate::search::{
-    self, Limits, MATE_BOUND, SearchJob, Shared, Silent, TranspositionTable, Worker,
-};
+use crate::chess::{Color, Move, Position};
+use crate::search::{self, Limits, SearchJob, Shared, Silent, TranspositionTable, Worker};
 use crate::tablebase::Tablebases;
+pub use games::{Game, read_positions};
 pub use packed::{PackedError, PackedPosition, RECORD_BYTES};
+
+/// How datagen stores what it plays.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// Whole games, every position with its move and score ([`games`]).
+    Games,
+    /// One 32-byte record for each training position ([`packed`]).
+    Records,
+}
 
 pub struct Settings {
     pub games: usize,
@@ -34,6 +46,7 @@ pub struct Settings {
     pub threads: usize,
     pub random_plies: usize,
     pub seed: u64,
+    pub format: Format,
     /// Syzygy tables to end games with: a game that reaches a table position (right after a
     /// capture, where a WDL probe is exact) gets the table's result. Early nets often fail to
     /// convert won endgames at a few thousand nodes; the tables label those games right.
@@ -46,15 +59,19 @@ const ADJUDICATE_PLIES: u32 = 8;
 /// Games longer than this are called drawn (they are almost always shuffling).
 const MAX_GAME_PLIES: usize = 400;
 
-/// Plays the games and appends the labelled positions to `path`; returns the number written.
+/// Plays the games and appends them to `path`; returns the number of training positions
+/// written.
 pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Result<usize> {
-    let existing = std::fs::metadata(path).map_or(0, |m| m.len()) / RECORD_BYTES as u64;
-    let out = OpenOptions::new().create(true).append(true).open(path)?;
-    // Mixing in the records already present makes a resumed run play new games.
+    let existing = std::fs::metadata(path).map_or(0, |m| m.len());
+    let out = match settings.format {
+        Format::Games => games::open_for_append(Path::new(path))?,
+        Format::Records => OpenOptions::new().create(true).append(true).open(path)?,
+    };
+    // Mixing in the size of what is there makes a resumed run play new games.
     let seed = settings.seed ^ existing.wrapping_mul(0x2545_f491_4f6c_dd1d);
     eprintln!(
-        "datagen: {existing} positions already in {path}; {} games at {} nodes, {} threads, seed {seed}",
-        settings.games, settings.nodes, settings.threads
+        "datagen: {existing} bytes already in {path}; {} games at {} nodes, {} threads, seed {seed}, {:?}",
+        settings.games, settings.nodes, settings.threads, settings.format
     );
     let writer = Mutex::new(BufWriter::new(out));
     let next_game = AtomicUsize::new(0);
@@ -77,13 +94,16 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
                         let fen = &openings[rng.random_range(0..openings.len())];
                         Position::from_fen(fen).unwrap_or_else(|_| Position::startpos())
                     };
-                    let (_, records) = play_game(start, settings, &mut rng, &tt, &mut workers);
-                    // One game's records are written together and flushed, so a stop between
-                    // games never leaves a partial record.
+                    let game = play_game(start, settings, &mut rng, &tt, &mut workers);
+                    let records = game.training_records();
+                    let bytes: Vec<u8> = match settings.format {
+                        Format::Games => game.to_bytes(),
+                        Format::Records => records.iter().flat_map(|r| r.to_bytes()).collect(),
+                    };
+                    // One game is written at once and flushed, so a stop between games never
+                    // leaves a partial one.
                     if let Ok(mut w) = writer.lock() {
-                        for record in &records {
-                            let _ = w.write_all(&record.to_bytes());
-                        }
+                        let _ = w.write_all(&bytes);
                         let _ = w.flush();
                     }
                     let total = written.fetch_add(records.len(), Ordering::Relaxed) + records.len();
@@ -92,8 +112,8 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
                         let seconds = started.elapsed().as_secs_f64().max(1e-3);
                         let eta = (settings.games - games) as f64 * seconds / games as f64;
                         eprintln!(
-                            "{games} games, {total} positions, {:.0} positions/s, ETA {:.0} s",
-                            total as f64 / seconds,
+                            "{games} games, {total} positions, {:.0} positions/hour, ETA {:.0} s",
+                            total as f64 * 3600.0 / seconds,
                             eta
                         );
                     }
@@ -108,33 +128,32 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
     Ok(written.into_inner())
 }
 
-/// One game; returns its result (0 Black won, 1 draw, 2 White won) and its recorded
-/// positions labelled with it.
+/// One game, from `pos` after the random opening plies to its end.
 fn play_game(
     mut pos: Position,
     settings: &Settings,
     rng: &mut StdRng,
     tt: &TranspositionTable,
     workers: &mut [Worker],
-) -> (u8, Vec<PackedPosition>) {
+) -> Game {
     // Random plies first, for variety.
     for _ in 0..settings.random_plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return (1, Vec::new());
+            return Game { start: pos, result: 1, plies: Vec::new() };
         }
         pos.make_move(moves.as_slice()[rng.random_range(0..moves.len())]);
     }
+    let start = pos;
     tt.clear();
     for worker in workers.iter_mut() {
         worker.clear();
     }
     let mut history: Vec<u64> = Vec::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();
-    let mut recorded: Vec<(Position, i16)> = Vec::new();
+    let mut plies: Vec<(Move, i16)> = Vec::new();
     let mut decisive_plies = 0;
     let mut last_winner = None;
-    let mut plies = 0;
     let result: u8 = loop {
         if pos.legal_moves().is_empty() {
             break if !pos.in_check() {
@@ -145,7 +164,10 @@ fn play_game(
                 2
             };
         }
-        if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || plies > MAX_GAME_PLIES {
+        if pos.halfmove_clock() >= 100
+            || pos.is_insufficient_material()
+            || plies.len() > MAX_GAME_PLIES
+        {
             break 1;
         }
         if pos.halfmove_clock() == 0
@@ -179,43 +201,37 @@ fn play_game(
         } else {
             decisive_plies = 0;
         }
-        // Training sees only quiet positions: not in check, best move quiet, no mate in sight.
-        if !pos.in_check() && !pos.is_noisy(best) && found.score.abs() < MATE_BOUND {
-            recorded.push((pos, white_score.clamp(-32000, 32000) as i16));
-        }
+        plies.push((best, white_score.clamp(-32000, 32000) as i16));
         history.push(pos.key());
         pos.make_move(best);
-        plies += 1;
         if pos.halfmove_clock() == 0 {
             history.clear();
         }
     };
-    let records = recorded.iter().map(|(pos, score)| PackedPosition::pack(pos, *score, result));
-    (result, records.collect())
+    Game { start, result, plies }
 }
 
-/// Converts between record files and `FEN;R;S` text; returns the number of positions.
-/// Unreadable lines or records are reported on stderr and skipped.
+/// Converts a data file (games or records) to `FEN;R;S` text lines, one a training position,
+/// or such text to a record file; returns the number of positions. Unreadable lines, records
+/// or games are reported on stderr and skipped.
 pub fn convert(input: &str, output: &str, to_text: bool) -> std::io::Result<usize> {
     use std::io::{BufRead, BufReader};
-    let reader = BufReader::new(File::open(input)?);
     let mut writer = BufWriter::new(File::create(output)?);
     let mut count = 0;
     if to_text {
-        let mut reader = reader;
-        let mut record = [0u8; RECORD_BYTES];
-        let mut index = 0u64;
-        while packed::read_record(&mut reader, &mut record)? {
-            match PackedPosition::from_bytes(&record) {
-                Ok(packed) => {
-                    writeln!(writer, "{}", packed.to_text())?;
-                    count += 1;
-                }
-                Err(error) => eprintln!("record {index}: {error}"),
+        let mut result = Ok(());
+        let summary = read_positions(Path::new(input), |packed| {
+            if result.is_ok() {
+                result = writeln!(writer, "{}", packed.to_text());
             }
-            index += 1;
+        })?;
+        result?;
+        if summary.invalid > 0 {
+            eprintln!("{}: {} records or games could not be read", input, summary.invalid);
         }
+        count = summary.positions;
     } else {
+        let reader = BufReader::new(File::open(input)?);
         for (number, line) in reader.lines().enumerate() {
             let line = line?;
             if line.trim().is_empty() {
@@ -239,14 +255,17 @@ mod tests {
     use super::*;
 
     fn settings(tables: Option<Tablebases>) -> Settings {
-        Settings { games: 1, nodes: 2000, threads: 1, random_plies: 0, seed: 1, tables }
+        let format = Format::Games;
+        Settings { games: 1, nodes: 2000, threads: 1, random_plies: 0, seed: 1, format, tables }
     }
 
     fn play(fen: &str, settings: &Settings) -> (u8, Vec<PackedPosition>) {
         let tt = TranspositionTable::new(1).unwrap();
         let mut rng = StdRng::seed_from_u64(1);
         let mut workers = vec![Worker::new(0)];
-        play_game(Position::from_fen(fen).unwrap(), settings, &mut rng, &tt, &mut workers)
+        let game =
+            play_game(Position::from_fen(fen).unwrap(), settings, &mut rng, &tt, &mut workers);
+        (game.result, game.training_records())
     }
 
     #[test]

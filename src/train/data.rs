@@ -5,15 +5,13 @@
 //! of the same piece is [`flip`] of it, so both accumulators come from one list. Labels are
 //! stored from the side to move's point of view, the way the network sees them.
 
-use std::fs::File;
-use std::io::{BufReader, Read};
 use std::path::Path;
 
 use rand::RngExt;
 use rand::rngs::StdRng;
 
 use crate::chess::{Color, Piece, Square};
-use crate::datagen::{PackedPosition, RECORD_BYTES};
+use crate::datagen::{PackedPosition, read_positions};
 use crate::eval::{INPUTS, SCALE, feature_index};
 
 /// Records whose score is larger than this in absolute value (mate scores) are left out.
@@ -62,13 +60,14 @@ impl Sample<'_> {
 /// What loading the record files found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LoadReport {
-    /// Records read, kept or not.
+    /// Training positions read, kept or not, and records or games that could not be read.
     pub records: usize,
-    /// Records `PackedPosition::from_bytes` refused.
+    /// Records or games that could not be read.
     pub invalid: usize,
-    /// Records left out for a score beyond [`MAX_SCORE`].
+    /// Positions left out for a score beyond [`MAX_SCORE`].
     pub extreme: usize,
-    /// Files whose length is not a multiple of the record size, with the bytes ignored.
+    /// Files that end in a partial record or game, with the bytes ignored (for a game, the
+    /// bytes missing).
     pub partial: Vec<(String, usize)>,
 }
 
@@ -147,31 +146,19 @@ impl Dataset {
         }
     }
 
-    /// Reads every record of `path` into the set (see [`LoadReport`] for what is skipped).
+    /// Reads every training position of `path` (a game file or a record file) into the set
+    /// (see [`LoadReport`] for what is skipped).
     pub fn load_file(&mut self, path: &Path, report: &mut LoadReport) -> std::io::Result<()> {
-        let file = File::open(path)?;
-        let length = file.metadata()?.len();
-        let whole = length / RECORD_BYTES as u64;
-        let rest = (length % RECORD_BYTES as u64) as usize;
-        if rest != 0 {
-            report.partial.push((path.display().to_string(), rest));
-        }
-        let mut reader = BufReader::with_capacity(1 << 20, file);
-        let mut record = [0u8; RECORD_BYTES];
-        self.features.reserve(whole as usize * 24);
-        self.offsets.reserve(whole as usize);
-        self.labels.reserve(whole as usize);
-        for _ in 0..whole {
-            reader.read_exact(&mut record)?;
+        let summary = read_positions(path, |packed| {
             report.records += 1;
-            match PackedPosition::from_bytes(&record) {
-                Ok(packed) => {
-                    if !self.push_record(&packed) {
-                        report.extreme += 1;
-                    }
-                }
-                Err(_) => report.invalid += 1,
+            if !self.push_record(packed) {
+                report.extreme += 1;
             }
+        })?;
+        report.records += summary.invalid;
+        report.invalid += summary.invalid;
+        if summary.partial_bytes != 0 {
+            report.partial.push((path.display().to_string(), summary.partial_bytes));
         }
         Ok(())
     }
