@@ -397,15 +397,18 @@ fn run_perft_suite(file: &str, max_nodes: u64, perft: &zwischen::perft::Perft) -
             return ExitCode::FAILURE;
         }
     };
-    let summary = suite::run(
-        &cases,
-        perft,
-        max_nodes,
-        &mut |mismatch| println!("{mismatch}"),
-        &|case, depth, p| {
-            eprintln!("perft: line {} depth {depth}: {}", case.line, progress_text(p))
-        },
-    );
+    let summary =
+        suite::run(&cases, perft, max_nodes, &mut |mismatch| println!("{mismatch}"), &|p| {
+            let count = p.count.map(|c| format!(": {}", progress_text(&c))).unwrap_or_default();
+            eprintln!(
+                "perft: position {}/{} (line {}), depth {}{count}; {:.0} s in all",
+                p.number,
+                p.positions,
+                p.case.line,
+                p.depth,
+                p.elapsed.as_secs_f64()
+            );
+        });
     let summary = match summary {
         Ok(summary) => summary,
         Err(error) => {

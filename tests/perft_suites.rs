@@ -100,7 +100,7 @@ fn suites_with_threads_and_a_table() {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("perft-suites").join(file);
         let cases = suite::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
         assert_eq!(cases.len(), load(file).len());
-        let summary = suite::run(&cases, &perft, QUICK_LIMIT, &mut |_| {}, &|_, _, _| {}).unwrap();
+        let summary = suite::run(&cases, &perft, QUICK_LIMIT, &mut |_| {}, &|_| {}).unwrap();
         let mismatches: Vec<String> = summary.mismatches.iter().map(|m| m.to_string()).collect();
         assert!(mismatches.is_empty(), "{file}:\n{}", mismatches.join("\n"));
         assert!(summary.checked > 400, "{file}: {} checked", summary.checked);

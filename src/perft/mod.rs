@@ -166,7 +166,7 @@ impl Perft {
 
 /// Calls for a progress report once the run has lasted `FIRST_REPORT`, then at most every
 /// `REPORT_INTERVAL`, from whichever thread gets there first.
-struct Reporter {
+pub(crate) struct Reporter {
     start: Instant,
     /// Milliseconds since `start` of the last report (or of when reports may begin, less an
     /// interval).
@@ -174,12 +174,12 @@ struct Reporter {
 }
 
 impl Reporter {
-    fn new(start: Instant) -> Reporter {
+    pub(crate) fn new(start: Instant) -> Reporter {
         let first = (FIRST_REPORT - REPORT_INTERVAL).as_millis() as u64;
         Reporter { start, last_ms: AtomicU64::new(first) }
     }
 
-    fn maybe_report(&self, report: impl FnOnce(Duration)) {
+    pub(crate) fn maybe_report(&self, report: impl FnOnce(Duration)) {
         let elapsed = self.start.elapsed();
         let now_ms = elapsed.as_millis() as u64;
         let last = self.last_ms.load(Ordering::Relaxed);

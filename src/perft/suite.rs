@@ -1,11 +1,11 @@
 //! Perft suites: EPD files of positions with published counts, one `FEN ;D1 n ;D2 n ...` a
 //! line (the format of `perft-suites/`), checked depth by depth up to a node cap.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::chess::{CastleSide, Color, FenError, Position, Square};
 
-use super::{MAX_DEPTH, Perft, PerftError, Progress};
+use super::{MAX_DEPTH, Perft, PerftError, Progress, Reporter};
 
 /// What is wrong with a suite file. Lines are numbered from 1.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -123,26 +123,50 @@ pub struct Summary {
     pub seconds: f64,
 }
 
+/// How far a suite run has got: between counts, or within a long one.
+pub struct SuiteProgress<'a> {
+    pub case: &'a Case,
+    /// 1 for the first position of the suite.
+    pub number: usize,
+    pub positions: usize,
+    pub depth: u32,
+    /// The progress of the count under way, in a long one.
+    pub count: Option<Progress>,
+    /// Since the suite started.
+    pub elapsed: Duration,
+}
+
 /// Checks every count of `cases` up to `max_nodes` (by the published count) with `perft`,
-/// calling `on_mismatch` as each mismatch is found and `progress` with the case and depth
-/// being run during long counts.
+/// calling `on_mismatch` as each mismatch is found and `progress` now and then in a long run.
 pub fn run(
     cases: &[Case],
     perft: &Perft,
     max_nodes: u64,
     on_mismatch: &mut dyn FnMut(&Mismatch),
-    progress: &(dyn Fn(&Case, u32, &Progress) + Sync),
+    progress: &(dyn Fn(&SuiteProgress) + Sync),
 ) -> Result<Summary, PerftError> {
     let start = Instant::now();
+    let reporter = Reporter::new(start);
     let mut summary = Summary { positions: cases.len(), ..Summary::default() };
-    for case in cases {
+    for (i, case) in cases.iter().enumerate() {
+        let report = |depth, count| {
+            progress(&SuiteProgress {
+                case,
+                number: i + 1,
+                positions: cases.len(),
+                depth,
+                count,
+                elapsed: start.elapsed(),
+            })
+        };
         for &(depth, expected) in &case.counts {
             if expected > max_nodes {
                 summary.skipped += 1;
                 continue;
             }
+            reporter.maybe_report(|_| report(depth, None));
             let got =
-                perft.count(&case.position, depth, &|p: &Progress| progress(case, depth, p))?;
+                perft.count(&case.position, depth, &|p: &Progress| report(depth, Some(*p)))?;
             summary.checked += 1;
             summary.nodes += got;
             if got != expected {
@@ -183,7 +207,6 @@ fn castles_as_chess960(pos: &Position) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::perft::no_progress;
 
     const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -236,9 +259,7 @@ mod tests {
         let cases = parse(&text).unwrap();
         let perft = Perft::new(2, 1).unwrap();
         let mut seen = Vec::new();
-        let summary =
-            run(&cases, &perft, 10_000, &mut |m| seen.push(m.clone()), &|_, _, p| no_progress(p))
-                .unwrap();
+        let summary = run(&cases, &perft, 10_000, &mut |m| seen.push(m.clone()), &|_| {}).unwrap();
         assert_eq!((summary.positions, summary.checked, summary.skipped), (1, 3, 1));
         assert_eq!(summary.nodes, 20 + 400 + 8902);
         assert_eq!(seen, summary.mismatches);
