@@ -37,16 +37,26 @@ enum Command {
         chess960: bool,
         /// Check every position of an EPD file of `FEN ;D1 n ;D2 n ...` lines (as in
         /// perft-suites/); exits non-zero on any mismatch.
-        #[arg(long, conflicts_with = "depth")]
+        #[arg(long, value_name = "FILE", conflicts_with = "depth")]
         suite: Option<String>,
         /// With --suite: skip the counts above this many nodes (default: check them all).
-        #[arg(long, requires = "suite")]
+        #[arg(long, value_name = "N", requires = "suite")]
         max_nodes: Option<u64>,
         /// Threads to count with.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+        #[arg(
+            long,
+            value_name = "N",
+            default_value_t = 1,
+            value_parser = clap::value_parser!(u32).range(1..=1024)
+        )]
         threads: u32,
         /// Size of the perft table shared by the threads, in MiB (0: no table).
-        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1 << 20))]
+        #[arg(
+            long,
+            value_name = "MIB",
+            default_value_t = 0,
+            value_parser = clap::value_parser!(u32).range(0..=1 << 20)
+        )]
         hash: u32,
     },
     /// Search the fixed bench positions to a fixed depth; prints "N nodes M nps" last.
