@@ -58,15 +58,6 @@ impl Perft {
         Ok(Perft { threads: threads.max(1), table })
     }
 
-    pub fn threads(&self) -> usize {
-        self.threads
-    }
-
-    /// The table's size in entries (0 without a table).
-    pub fn table_entries(&self) -> usize {
-        self.table.as_ref().map_or(0, PerftTable::len)
-    }
-
     /// The leaf count of `pos` to `depth`.
     pub fn count(
         &self,
@@ -154,9 +145,12 @@ impl Perft {
             }
         };
         std::thread::scope(|scope| {
-            // This thread works too: `threads` in all.
+            // This thread works too: `threads` in all. A thread the system refuses leaves its
+            // share to the others.
             for _ in 1..self.threads {
-                scope.spawn(work);
+                if std::thread::Builder::new().spawn_scoped(scope, work).is_err() {
+                    break;
+                }
             }
             work();
         });
