@@ -7,6 +7,7 @@
 use std::path::Path;
 
 use zwischen::chess::{Position, perft};
+use zwischen::perft::{Perft, suite};
 
 struct Case {
     line: usize,
@@ -88,6 +89,22 @@ fn standard_suite() {
 #[test]
 fn chess960_suite() {
     assert!(check("chess960.epd", QUICK_LIMIT) > 400);
+}
+
+/// The suites again through `zwischen perft --suite`'s code: two threads sharing one table
+/// across all the positions (Chess960 castling rooks included), and the file parser.
+#[test]
+fn suites_with_threads_and_a_table() {
+    let perft = Perft::new(2, 16).unwrap();
+    for file in ["standard.epd", "chess960.epd"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("perft-suites").join(file);
+        let cases = suite::parse(&std::fs::read_to_string(path).unwrap()).unwrap();
+        assert_eq!(cases.len(), load(file).len());
+        let summary = suite::run(&cases, &perft, QUICK_LIMIT, &mut |_| {}, &|_| {}).unwrap();
+        let mismatches: Vec<String> = summary.mismatches.iter().map(|m| m.to_string()).collect();
+        assert!(mismatches.is_empty(), "{file}:\n{}", mismatches.join("\n"));
+        assert!(summary.checked > 400, "{file}: {} checked", summary.checked);
+    }
 }
 
 #[test]

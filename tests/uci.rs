@@ -431,6 +431,21 @@ fn perft_over_uci() {
     assert_eq!(lines.last().map(String::as_str), Some(""));
 }
 
+#[test]
+fn perft_over_uci_with_threads_and_hash() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Hash value 1");
+    e.send("position startpos moves e2e4");
+    e.send("go perft 4");
+    let (total, lines) = e.expect_prefix("Nodes searched:", SOON);
+    assert_eq!(total, "Nodes searched: 405385");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ")).count(), 20);
+    assert!(lines.contains(&"e7e5: 24825".to_string()), "{lines:?}");
+    e.send("go perft 0");
+    assert_eq!(e.expect_prefix("Nodes searched:", SOON).0, "Nodes searched: 1");
+}
+
 /// The `Network <hash>` line of the `eval` command: which net is in use.
 fn network_in_use(e: &mut Engine) -> String {
     e.send("eval");

@@ -16,7 +16,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::{self, Sender};
 use std::thread::JoinHandle;
 
-use crate::chess::{self, Position};
+use crate::chess::Position;
 use crate::search::{self, Limits, SearchJob, Shared, TablebaseUse, TranspositionTable, Worker};
 use crate::tablebase::Tablebases;
 pub use command::{Command, CommandError, GoParams, parse};
@@ -415,9 +415,20 @@ impl Engine {
         }
     }
 
+    /// `go perft`: Stockfish's output, counted on `Threads` threads with a perft table of
+    /// `Hash` MiB (allocated for this count and freed after).
     fn perft(&self, depth: u32) {
+        let split = crate::perft::Perft::new(self.options.threads, self.options.hash_mb)
+            .and_then(|perft| perft.divide(&self.position, depth, &crate::perft::no_progress));
+        let split = match split {
+            Ok(split) => split,
+            Err(error) => {
+                output::error(&format!("go perft: {error}"));
+                return;
+            }
+        };
         let mut total = 0;
-        for (mv, nodes) in chess::divide(&self.position, depth) {
+        for (mv, nodes) in split {
             output::line(&format!("{}: {nodes}", mv.to_uci(self.options.chess960)));
             total += nodes;
         }
