@@ -1,5 +1,5 @@
 //! Mate scores are exact: over tests/data/mates.epd (positions whose mate distance an
-//! independent program proved, see benches/make_mate_suite.py), searched to depth 2N + 4:
+//! independent program proved, see scripts/make_mate_suite.py), searched to depth 2N + 4:
 //! mates in one either way are exact from depth 2 on; a mate in N (or being mated in N),
 //! once any iteration reports it, is exact at depth 2N + 4 (never a longer one); no iteration
 //! claims a mate that does not exist or is shorter than the real one; and at least 90% of
@@ -109,7 +109,7 @@ fn check_suite(min_exact: usize) {
     // wrong score; nearly all are expected all the same. (On these 39 positions: 35 with the
     // gen3 net, 36 with gen2, 37 with the hand-written evaluation, 15 before the fix.
     // Stockfish 15.1 gets 28 exact by the same rules and breaks a rule on 11 positions:
-    // benches/mates_vs_engine.py.)
+    // scripts/mates_vs_engine.py.)
     assert!(
         (count - unseen.len()) * 100 >= min_exact * count,
         "{} of {count} mates not exact at depth 2N + 4:\n{}",

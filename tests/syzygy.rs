@@ -71,7 +71,7 @@ impl Drop for TempDir {
 #[test]
 fn probes_agree_with_python_chess() {
     // 3000 random positions over every 3-4 piece material (36 with an en-passant capture),
-    // labelled by python-chess (benches/syzygy_vs_python_chess.py --write-reference).
+    // labelled by python-chess (scripts/syzygy_vs_python_chess.py --write-reference).
     let tables = tables();
     let reference = include_str!("data/syzygy_reference.txt");
     let mut count = 0;
@@ -341,9 +341,9 @@ fn holds_drawn_krp_v_kr_starts() {
     let mut e = Engine::start();
     e.send(&format!("setoption name SyzygyPath value {dir}"));
     e.sync();
-    // The drawn starts of benches/syzygy_endgames.txt: the rook side to move, where at least
+    // The drawn starts of tests/data/syzygy_endgames.txt: the rook side to move, where at least
     // three moves lose.
-    let starts = include_str!("../benches/syzygy_endgames.txt");
+    let starts = include_str!("data/syzygy_endgames.txt");
     let mut checked = 0;
     for fen in starts.lines().filter_map(|l| l.strip_prefix("KRPvKR;")) {
         let pos = Position::from_fen(fen).unwrap();

@@ -3,7 +3,7 @@
 //!
 //! The numeric ones are *tunables*: a function per constant, which in a normal build returns
 //! the value as a constant, and in a tuning build (`--features tune`) reads a value that a UCI
-//! option of the same name sets, so that SPSA (`benches/spsa.py`) can play games with other
+//! option of the same name sets, so that SPSA (`scripts/spsa.py`) can play games with other
 //! values. `TUNABLES` lists them with their ranges and SPSA steps (`zwischen tunables` prints
 //! them in the form OpenBench takes).
 

@@ -5,7 +5,7 @@
 //! the draw takes the rest. A and B were fitted by maximum likelihood (`zwischen fit-wdl`) on
 //! the scores and results of Zwischen's own games with the network (gen2) at 8+0.08 s:
 //! 21,086 scored positions of 148 games between two gen2 builds
-//! (`benches/pgn_scores.py`, then `zwischen convert` and `zwischen fit-wdl`).
+//! (`scripts/pgn_scores.py`, then `zwischen convert` and `zwischen fit-wdl`).
 
 use super::TB_BOUND;
 

@@ -19,7 +19,7 @@ same distance, proven again). The set keeps up to `--per-class` positions, from 
 games, for each class (distance, side to move).
 
     pip install chess
-    python3 benches/make_mate_suite.py --engine target/release/zwischen [--games 60]
+    python3 scripts/make_mate_suite.py --engine target/release/zwischen [--games 60]
         [--seed 1] [--out tests/data/mates.epd]
 
 The committed set was made with the defaults and the engine at d1f75f6 (the games, and so the
@@ -246,7 +246,7 @@ def main():
 
     chosen.sort(key=lambda item: (abs(item[1]), item[1] < 0, item[0]))
     with open(args.out, "w") as f:
-        f.write("# Positions with an exact mate distance, made by benches/make_mate_suite.py\n")
+        f.write("# Positions with an exact mate distance, made by scripts/make_mate_suite.py\n")
         f.write("# (engine games propose, an exhaustive search over python-chess moves proves).\n")
         f.write("# Format: FEN ;dm N  -- N > 0: the side to move mates in N moves and no fewer;\n")
         f.write("# N < 0: the side to move is mated in -N moves whatever it plays.\n")

@@ -11,12 +11,12 @@ python-chess's claim_draw, which also ends a game where the side to move *could*
 with a move it need not play. Where the tables cover a position, every Zwischen move is also checked to
 keep the position's WDL (python-chess's prober).
 
-    python3 benches/syzygy_endgames.py --tables /work/tables
-        [--starts benches/syzygy_endgames.txt] [--nodes 50000] [--stockfish-nodes 50000]
+    python3 scripts/syzygy_endgames.py --tables /work/tables
+        [--starts tests/data/syzygy_endgames.txt] [--nodes 50000] [--stockfish-nodes 50000]
         [--zwischen target/release/zwischen] [--stockfish /usr/games/stockfish]
 
     # New start positions (needs the tables of the four materials):
-    python3 benches/syzygy_endgames.py --tables /work/tables --make-starts 10 > FILE
+    python3 scripts/syzygy_endgames.py --tables /work/tables --make-starts 10 > FILE
 """
 
 import argparse
@@ -134,7 +134,7 @@ def probe(tables, board):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", required=True)
-    parser.add_argument("--starts", default="benches/syzygy_endgames.txt")
+    parser.add_argument("--starts", default="tests/data/syzygy_endgames.txt")
     parser.add_argument("--nodes", type=int, default=50000)
     parser.add_argument("--stockfish-nodes", type=int, default=50000)
     parser.add_argument("--zwischen", default="target/release/zwischen")

@@ -5,7 +5,7 @@
 2. For several Hash sizes: resident memory (RSS) when idle and after three 4-second
    searches, against the budget of Hash + 16 MiB, and the number of threads.
 
-    python3 benches/resources.py [--engine target/release/zwischen]
+    python3 scripts/resources.py [--engine target/release/zwischen]
 """
 
 import argparse

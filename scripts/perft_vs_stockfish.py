@@ -6,7 +6,7 @@ Both engines run as UCI processes; for each position the script times the exchan
 reports the median nodes/second of each and their ratio. Single thread, no hash for both
 (Stockfish's perft uses neither).
 
-    python3 benches/perft_vs_stockfish.py [--zwischen target/release/zwischen]
+    python3 scripts/perft_vs_stockfish.py [--zwischen target/release/zwischen]
         [--stockfish /usr/games/stockfish] [--runs 5]
 """
 

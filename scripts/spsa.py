@@ -10,7 +10,7 @@ OpenBench's: with N pairs in all, the perturbation of a value at pair k is
 c_end * (N / (k + 1))^0.101 and its learning rate makes the step r_end * c_end^2 at the end.
 
     cargo build --release --features tune --target-dir target/tune
-    python3 benches/spsa.py --engine target/tune/release/zwischen \\
+    python3 scripts/spsa.py --engine target/tune/release/zwischen \\
         --openings openings.epd --pairs 20000 --tc 8+0.08 --concurrency 2 --state spsa.json
 
 The state file is written after every pair, and a run with the same file resumes. Keep the

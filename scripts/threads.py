@@ -4,7 +4,7 @@
 Searches the first positions of the bench set (src/bench.rs) to a fixed depth with each
 thread count, a fresh 64 MiB hash per position, and reports the total and median speed-up.
 
-    python3 benches/threads.py [--engine target/release/zwischen] [--depth 16] [--positions 12]
+    python3 scripts/threads.py [--engine target/release/zwischen] [--depth 16] [--positions 12]
 """
 
 import argparse

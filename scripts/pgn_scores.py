@@ -8,7 +8,7 @@ moves without a score (book moves) are left out, and so are the moves of engines
 with --engine (to fit the model of one engine, take games where it played both sides or
 name it).
 
-    python3 benches/pgn_scores.py games.pgn --out scores.txt
+    python3 scripts/pgn_scores.py games.pgn --out scores.txt
     zwischen convert scores.txt scores.bin && zwischen fit-wdl --data scores.bin
 """
 

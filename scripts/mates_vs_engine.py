@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Mate reporting of any UCI engine on tests/data/mates.epd, by the rules tests/mates.rs checks.
 
-Each position (its mate distance proven by benches/make_mate_suite.py) is searched with
+Each position (its mate distance proven by scripts/make_mate_suite.py) is searched with
 `go depth 2N + 4` on one thread from a cleared hash; the score of every completed iteration
 (no bound) is judged:
 
@@ -10,8 +10,8 @@ Each position (its mate distance proven by benches/make_mate_suite.py) is search
   * once any iteration has reported a mate, depth 2N + 4 must report the exact distance;
   * "exact" counts the positions whose depth-2N+4 score is the exact mate.
 
-    python3 benches/mates_vs_engine.py --engine /usr/games/stockfish
-    python3 benches/mates_vs_engine.py --engine target/release/zwischen
+    python3 scripts/mates_vs_engine.py --engine /usr/games/stockfish
+    python3 scripts/mates_vs_engine.py --engine target/release/zwischen
 """
 
 import argparse
