@@ -20,15 +20,6 @@ const MAX_PLIES: i32 = 12;
 /// has so far.
 const MIN_NODE_BUDGET: u64 = 200_000;
 
-/// What the checks of this search have found.
-#[derive(Clone, Debug, Default)]
-pub(super) struct MateCheck {
-    /// A mate score already checked without finding a shorter mate.
-    checked: Option<i32>,
-    /// The root's exact mate score and its line, once a check found a shorter mate.
-    proven: Option<RootMove>,
-}
-
 impl Worker {
     /// After a completed iteration (single line): reports a proven mate where the iteration
     /// lost sight of it, or checks a mate score that has not been checked yet.

@@ -282,7 +282,7 @@ impl Worker {
         let in_check = pos.in_check();
         // Check extension: a checked side gets one more ply to find its way out. Bounded by
         // twice the root depth, or long checking sequences would never reach the horizon.
-        if CHECK_EXTENSION && in_check && (ply as i32) < 2 * self.root_depth {
+        if in_check && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
         if depth <= 0 {

@@ -165,9 +165,6 @@ tunables! {
 /// depend on it.
 pub const QUIET_CHECKS_MAX_DEPTH: i32 = 2;
 
-/// Extend checked positions by one ply.
-pub const CHECK_EXTENSION: bool = true;
-
 /// The tunable of this name (any case).
 pub fn find(name: &str) -> Option<&'static Tunable> {
     TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))

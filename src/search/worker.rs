@@ -9,7 +9,6 @@ use crate::eval::{self, AccumulatorStack, Network};
 
 use super::correction::CorrectionHistory;
 use super::history::History;
-use super::mate_check::MateCheck;
 use super::params::*;
 use super::tt::{Bound, TranspositionTable};
 use super::{
@@ -54,6 +53,16 @@ pub(super) struct RootMove {
     /// The score the endgame tables give this move, when the root is in them: shown
     /// instead of a search score that is no mate.
     pub tb_score: Option<i32>,
+}
+
+/// What the exact-mate checks of this search have found (see `mate_check.rs`, which reads
+/// and writes it; kept here so that the two files do not import each other).
+#[derive(Clone, Debug, Default)]
+pub(super) struct MateCheck {
+    /// A mate score already checked without finding a shorter mate.
+    pub checked: Option<i32>,
+    /// The root's exact mate score and its line, once a check found a shorter mate.
+    pub proven: Option<RootMove>,
 }
 
 /// One search thread's private state; kept between searches so histories carry over.

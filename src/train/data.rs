@@ -26,6 +26,13 @@ pub fn flip(white_view: usize) -> usize {
     swapped ^ 56
 }
 
+/// The logistic function: a score (in units of [`SCALE`]) as an expected result, for the
+/// training target here and for the network's output in `network.rs`.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Labels {
     /// Centipawns, side to move's point of view.
@@ -52,7 +59,7 @@ impl Sample<'_> {
     /// side to move's point of view, result 1 for a win, 0.5 for a draw and 0 for a loss.
     #[inline]
     pub fn target(&self, wdl: f32) -> f32 {
-        let expected = super::network::sigmoid(f32::from(self.score) / SCALE as f32);
+        let expected = sigmoid(f32::from(self.score) / SCALE as f32);
         (1.0 - wdl) * expected + wdl * 0.5 * f32::from(self.result)
     }
 }

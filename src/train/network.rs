@@ -10,15 +10,10 @@ use std::ops::Range;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::data::{Sample, flip};
+use super::data::{Sample, flip, sigmoid};
 use crate::chess::{Color, Position};
 use crate::eval::file::QuantisedNet;
 use crate::eval::{INPUTS, QA, QB, SCALE, WEIGHT_CLIP, feature_index};
-
-#[inline(always)]
-pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
