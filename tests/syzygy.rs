@@ -326,17 +326,17 @@ fn threads_multipv_and_ponder_with_tables() {
     e.expect_silence(Duration::from_millis(200), |l| l.starts_with("bestmove"));
 }
 
-/// Tables with KRP v KR (30 MiB, not committed): `ZWISCHEN_SYZYGY_PATH`, or /work/tables.
+/// Tables with KRP v KR (30 MiB, not committed), in the directory `ZWISCHEN_SYZYGY_PATH` names.
 fn krpkr_tables() -> Option<String> {
-    let dir = std::env::var("ZWISCHEN_SYZYGY_PATH").unwrap_or_else(|_| "/work/tables".into());
+    let dir = std::env::var("ZWISCHEN_SYZYGY_PATH").ok()?;
     Path::new(&dir).join("KRPvKR.rtbw").exists().then_some(dir)
 }
 
 /// Run with `cargo test --release -- --ignored` where the KRP v KR tables are.
 #[test]
-#[ignore = "needs the KRPvKR tables (30 MiB, not committed): ZWISCHEN_SYZYGY_PATH or /work/tables"]
+#[ignore = "needs the KRPvKR tables (30 MiB, not committed) in ZWISCHEN_SYZYGY_PATH"]
 fn holds_drawn_krp_v_kr_starts() {
-    let dir = krpkr_tables().expect("KRPvKR.rtbw in ZWISCHEN_SYZYGY_PATH or /work/tables");
+    let dir = krpkr_tables().expect("KRPvKR.rtbw in the directory ZWISCHEN_SYZYGY_PATH names");
     let (tables, _) = Tablebases::load(&dir);
     let mut e = Engine::start();
     e.send(&format!("setoption name SyzygyPath value {dir}"));

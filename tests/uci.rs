@@ -340,9 +340,32 @@ fn finds_mates_with_the_right_score() {
     // Being mated: negative mate distance.
     let (mv, score) = search_score("fen r2R2k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 1 1", "depth 8");
     assert_eq!((mv.as_str(), score), ("a8d8", ("mate".to_string(), -1)));
-    // `go mate` stops once the mate is found.
-    let (mv, _) = search_score("fen 4k3/8/8/3K4/8/8/8/7R w - - 0 1", "mate 3");
-    assert!(!mv.is_empty());
+    // `go mate` stops once the mate is found, with a move that mates in 3.
+    let fen = "4k3/8/8/3K4/8/8/8/7R w - - 0 1";
+    let (mv, score) = search_score(&format!("fen {fen}"), "mate 3");
+    assert_eq!(score, ("mate".to_string(), 3));
+    let mut pos = Position::from_fen(fen).unwrap();
+    pos.make_move(pos.parse_uci_move(&mv, false).unwrap());
+    assert!(is_mated_within(&pos, 2), "{mv} does not mate in 3");
+}
+
+/// Whether the side to move (which has just been moved against) is mated within `moves` more
+/// moves of the opponent, whatever it plays: a brute-force check for small endings.
+fn is_mated_within(pos: &Position, moves: u32) -> bool {
+    let replies = pos.legal_moves();
+    if replies.is_empty() {
+        return pos.in_check();
+    }
+    moves > 0
+        && replies.iter().all(|&reply| {
+            let mut after_reply = *pos;
+            after_reply.make_move(reply);
+            after_reply.legal_moves().iter().any(|&attack| {
+                let mut after_attack = after_reply;
+                after_attack.make_move(attack);
+                is_mated_within(&after_attack, moves - 1)
+            })
+        })
 }
 
 #[test]
