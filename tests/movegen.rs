@@ -5,6 +5,7 @@
 mod common;
 
 use common::reference::reference_moves;
+use common::starts::STARTS;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use zwischen::chess::{Color, Move, PieceType, Position, Square};
@@ -13,21 +14,6 @@ fn sorted(mut moves: Vec<Move>) -> Vec<Move> {
     moves.sort_by_key(|m| m.raw());
     moves
 }
-
-const STARTS: &[&str] = &[
-    zwischen::chess::START_FEN,
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-    "2nnrbkr/p1qppppp/8/1ppb4/6PP/3PP3/PPP2P2/BQNNRBKR w HEhe - 1 9",
-    "qrkbbnrn/pppppppp/8/8/8/8/PPPPPPPP/QRKBBNRN w GBgb - 0 1",
-    "rkrnbbqn/pppppppp/8/8/8/8/PPPPPPPP/RKRNBBQN w CAca - 0 1",
-    "1rk4r/8/8/8/8/8/8/1RK4R w HBhb - 0 1",
-    "8/8/1k6/2b5/2pP4/8/5K2/8 b - d3 0 1",
-    "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1",
-];
 
 #[test]
 fn generator_matches_reference_and_keys_stay_exact() {

@@ -1,22 +1,14 @@
 //! The network's inference: incremental accumulators equal fresh ones, colour symmetry, and
 //! the SIMD output layer equal to the portable one.
 
+mod common;
+
+use common::starts::STARTS;
 use proptest::prelude::*;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use zwischen::chess::Position;
 use zwischen::eval::{self, AccumulatorStack, HIDDEN, simd};
-
-const STARTS: &[&str] = &[
-    zwischen::chess::START_FEN,
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-    "1rk4r/8/8/8/8/8/8/1RK4R w HBhb - 0 1",
-    "n1b1k2r/1P4pp/8/8/8/8/1p4PP/R3K1NB w Qk - 0 1",
-];
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]

@@ -4,17 +4,9 @@
 mod common;
 
 use common::reference::reference_moves;
+use common::starts::STARTS;
 use proptest::prelude::*;
 use zwischen::chess::{Color, Move, MoveKind, PieceType, Position, SEE_VALUES, Square};
-
-const STARTS: &[&str] = &[
-    zwischen::chess::START_FEN,
-    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
-    "1rk4r/8/8/8/8/8/8/1RK4R w HBhb - 0 1",
-];
 
 /// Plays the game given by `choices` (each picks a legal move by index) from start `start`,
 /// calling `check` on every position with the en-passant square a double step just made.

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod reference;
+pub mod starts;
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
