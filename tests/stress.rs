@@ -124,6 +124,9 @@ fn go_infinite_then_quit_exits() {
     assert!(sent.elapsed() < Duration::from_secs(5));
 }
 
+/// Needs the `test-hooks` feature (`cargo test --release --features test-hooks --test stress`,
+/// as CI runs it): only that build panics on request.
+#[cfg(feature = "test-hooks")]
 #[test]
 fn a_panicking_search_still_answers_and_the_engine_keeps_serving() {
     let mut e = Engine::start_with_env(&[("ZWISCHEN_TEST_PANIC", "1"), ("RUST_BACKTRACE", "0")]);

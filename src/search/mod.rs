@@ -212,7 +212,9 @@ pub fn run(
     workers: &mut [Worker],
     reporter: &dyn Reporter,
 ) -> SearchResult {
-    // Lets the tests check the panic policy of the UCI layer (tests/stress.rs).
+    // Lets the tests check the panic policy of the UCI layer (tests/stress.rs); compiled only
+    // into test builds with the `test-hooks` feature, never into the engine users run.
+    #[cfg(feature = "test-hooks")]
     if std::env::var_os("ZWISCHEN_TEST_PANIC").is_some() {
         panic!("ZWISCHEN_TEST_PANIC is set");
     }
