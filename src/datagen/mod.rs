@@ -95,6 +95,10 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
                         Position::from_fen(fen).unwrap_or_else(|_| Position::startpos())
                     };
                     let game = play_game(start, settings, &mut rng, &tt, &mut workers);
+                    if game.plies.is_empty() {
+                        // Over before a move was searched (the tables or the rules ended it).
+                        continue;
+                    }
                     let records = game.training_records();
                     let bytes: Vec<u8> = match settings.format {
                         Format::Games => game.to_bytes(),
