@@ -74,12 +74,17 @@ fn random_position(strong: &str, weak: &str, rng: &mut StdRng) -> Option<Positio
 }
 
 /// `count` hard starts with this material: each the longest win of `SAMPLES` random tries.
-fn hard_starts(tables: &Tablebases, strong: &str, weak: &str, count: usize) -> Vec<Position> {
-    let mut rng = StdRng::seed_from_u64(strong.len() as u64 * 1000 + weak.len() as u64 + 25);
+fn hard_starts(
+    tables: &Tablebases,
+    strong: &str,
+    weak: &str,
+    count: usize,
+    rng: &mut StdRng,
+) -> Vec<Position> {
     let mut starts = Vec::new();
     while starts.len() < count {
         let best = (0..SAMPLES)
-            .filter_map(|_| random_position(strong, weak, &mut rng))
+            .filter_map(|_| random_position(strong, weak, rng))
             .filter(|pos| tables.probe_wdl(pos) == Some(Wdl::Win))
             .filter_map(|pos| Some((tables.probe_dtz(&pos)?, pos)))
             .max_by_key(|(dtz, _)| *dtz);
@@ -110,7 +115,8 @@ fn play_out(start: Position, tables: &Arc<Tablebases>) -> (Ending, usize) {
     // Keys since the last capture or pawn move, the current position last.
     let mut keys: Vec<u64> = vec![pos.key()];
     let mut seen: HashMap<u64, u32> = HashMap::from([(pos.key(), 1)]);
-    for ply in 0.. {
+    let mut ply = 0;
+    loop {
         if !pos.has_legal_move() {
             let ending = match (pos.in_check(), pos.side_to_move() == winner) {
                 (false, _) => Ending::Stalemate,
@@ -141,11 +147,11 @@ fn play_out(start: Position, tables: &Arc<Tablebases>) -> (Ending, usize) {
         keys.push(pos.key());
         let count = seen.entry(pos.key()).or_insert(0);
         *count += 1;
+        ply += 1;
         if *count >= 3 {
-            return (Ending::Repetition, ply + 1);
+            return (Ending::Repetition, ply);
         }
     }
-    unreachable!()
 }
 
 #[test]
@@ -160,8 +166,9 @@ fn every_table_win_is_converted_before_the_fifty_move_rule() {
     .iter()
     .map(|fen| Position::from_fen(fen).unwrap())
     .collect();
+    let mut rng = StdRng::seed_from_u64(25);
     for (strong, weak) in materials {
-        starts.extend(hard_starts(&tables, strong, weak, STARTS_PER_MATERIAL));
+        starts.extend(hard_starts(&tables, strong, weak, STARTS_PER_MATERIAL, &mut rng));
     }
     assert!(starts.len() >= 200);
     // Two threads share the starts (with the search's stack size).
@@ -190,9 +197,8 @@ fn every_table_win_is_converted_before_the_fifty_move_rule() {
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
     });
-    assert!(failures.is_empty(), "{} of {} not converted: {failures:#?}", failures.len(), {
-        starts.len()
-    });
+    let total = starts.len();
+    assert!(failures.is_empty(), "{} of {total} not converted: {failures:#?}", failures.len());
     // Every start is won for the side to move: white and black both appear.
     assert!(starts.iter().any(|p| p.side_to_move() == Color::White));
     assert!(starts.iter().any(|p| p.side_to_move() == Color::Black));
