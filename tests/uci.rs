@@ -581,3 +581,51 @@ fn every_line_and_ponder_move_shown_in_self_play_is_legal() {
     }
     assert!(bad.is_empty(), "illegal lines:\n{}", bad.join("\n"));
 }
+
+/// The first move of the last `info ... pv` line before `bestmove` (multipv 1 lines only).
+fn last_pv_move(info: &[String]) -> Option<String> {
+    info.iter().rev().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let multipv = words.iter().position(|w| *w == "multipv").map(|at| words[at + 1]);
+        let pv = words.iter().position(|w| *w == "pv")?;
+        (words[0] == "info" && multipv.is_none_or(|m| m == "1")).then(|| words[pv + 1].to_string())
+    })
+}
+
+#[test]
+fn the_move_played_is_the_line_shown_last() {
+    // A move that beats the best one in an unfinished iteration is played; a limited strength
+    // may pick another line than the best; either way the last line shown is the move played.
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(11);
+    let mut e = Engine::start();
+    let mut bad = Vec::new();
+    let mut searches = 0;
+    for (game, start) in zwischen::bench::POSITIONS.iter().take(16).enumerate() {
+        let limited = game % 4 == 3;
+        e.send(&format!("setoption name UCI_LimitStrength value {limited}"));
+        e.send("setoption name UCI_Elo value 1800");
+        e.send(&format!("setoption name Threads value {}", 1 + game % 2));
+        let mut pos = Position::from_fen(start).unwrap();
+        let mut moves: Vec<String> = Vec::new();
+        while moves.len() < 40 && !pos.legal_moves().is_empty() && pos.halfmove_clock() < 100 {
+            e.send(&format!("position fen {start} moves {}", moves.join(" ")));
+            let go = match rng.random_range(0..3) {
+                0 => format!("nodes {}", rng.random_range(50..5000)),
+                1 => format!("movetime {}", rng.random_range(1..15)),
+                _ => format!("wtime {0} btime {0} winc 10 binc 10", rng.random_range(20..400)),
+            };
+            let (line, info) = e.go(&go);
+            searches += 1;
+            let played = best_move(&line).to_string();
+            if last_pv_move(&info).as_deref() != Some(played.as_str()) {
+                bad.push(format!("{} go {go}: {line}; last info: {:?}", pos.to_fen(), info.last()));
+            }
+            let mv = pos.parse_uci_move(&played, false).unwrap();
+            pos.make_move(mv);
+            moves.push(played);
+        }
+    }
+    assert!(bad.is_empty(), "{} of {searches} searches:\n{}", bad.len(), bad.join("\n"));
+}

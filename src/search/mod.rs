@@ -200,7 +200,40 @@ pub struct SearchResult {
     pub depth: i32,
     pub seldepth: usize,
     pub pv: Vec<Move>,
+    /// `Some` when the score is only a bound (the move was found in an unfinished window).
+    pub bound: Option<Bound>,
     pub nodes: u64,
+}
+
+/// Passes everything on and remembers the first move of the last main line shown, so that
+/// [`run`] can tell whether the move it plays was shown.
+struct RememberShown<'a> {
+    inner: &'a dyn Reporter,
+    first_move: Mutex<Option<Move>>,
+}
+
+impl RememberShown<'_> {
+    fn first_move(&self) -> Option<Move> {
+        self.first_move.lock().map_or_else(|poisoned| *poisoned.into_inner(), |mv| *mv)
+    }
+}
+
+impl Reporter for RememberShown<'_> {
+    fn pv(&self, info: &PvInfo) {
+        if info.multipv == 1 {
+            let mut first = self.first_move.lock().unwrap_or_else(|p| p.into_inner());
+            *first = info.pv.first().copied();
+        }
+        self.inner.pv(info);
+    }
+
+    fn best_move(&self, best: Option<Move>, ponder: Option<Move>) {
+        self.inner.best_move(best, ponder);
+    }
+
+    fn message(&self, text: &str) {
+        self.inner.message(text);
+    }
 }
 
 /// Runs a whole search on `workers` (the first is the main thread; the others help) and
@@ -231,9 +264,11 @@ pub fn run(
             depth: 0,
             seldepth: 0,
             pv: Vec::new(),
+            bound: None,
             nodes: 0,
         };
     };
+    let reporter = RememberShown { inner: reporter, first_move: Mutex::new(None) };
     let (main_result, helper_results) = std::thread::scope(|scope| {
         let handles: Vec<_> = helpers
             .iter_mut()
@@ -250,33 +285,32 @@ pub fn run(
                 }
             })
             .collect();
-        let main_result = main.iterative_deepening(job, tt, shared, reporter);
+        let main_result = main.iterative_deepening(job, tt, shared, &reporter);
         shared.stop();
         let helper_results: Vec<SearchResult> =
             handles.into_iter().filter_map(|h| h.join().ok()).collect();
         (main_result, helper_results)
     });
-    let main_move = main_result.best;
     let mut results = vec![main_result];
     results.extend(helper_results);
     let mut best = pick_best(results);
     best.nodes = shared.nodes.load(Ordering::Relaxed);
-    // Show the line that is played if a helper found it.
-    if best.best != main_move && !best.pv.is_empty() {
+    // The last line shown is the one played: a helper's move, a move found in an unfinished
+    // iteration, or a weaker line chosen by a limited strength gets its line shown now.
+    if best.best.is_some() && best.best != reporter.first_move() && !best.pv.is_empty() {
         let elapsed = shared.clock_start().elapsed().as_millis() as u64;
         reporter.pv(&PvInfo {
-            depth: best.depth,
+            depth: best.depth.max(1),
             seldepth: best.seldepth.max(1),
             multipv: 1,
             score: best.score,
-            bound: None,
+            bound: best.bound,
             nodes: best.nodes,
             time_ms: elapsed,
             hashfull: tt.hashfull(),
             tbhits: shared.tb_hits.load(Ordering::Relaxed),
             pv: &best.pv,
         });
-        best.ponder = best.pv.get(1).copied();
     }
     shared.done.store(true, Ordering::SeqCst);
     reporter.best_move(best.best, best.ponder);

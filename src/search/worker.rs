@@ -527,6 +527,7 @@ impl Worker {
                 depth,
                 seldepth: 0,
                 pv: Vec::new(),
+                bound: None,
                 nodes: self.nodes,
             };
         };
@@ -551,6 +552,7 @@ impl Worker {
             depth,
             seldepth: best.seldepth,
             pv: best.pv.clone(),
+            bound: if best.tb_score.is_some() { None } else { best.bound },
             nodes: self.nodes,
         }
     }
