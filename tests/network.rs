@@ -10,15 +10,26 @@ use rand::{RngExt, SeedableRng};
 use zwischen::chess::Position;
 use zwischen::eval::{self, AccumulatorStack, HIDDEN, simd};
 
+/// A random net with 8 mirrored king buckets and 8 output buckets (the shape of the nets to
+/// come), as the engine loads it.
+fn bucketed_net() -> eval::Network {
+    use zwischen::train::{Architecture, Network as FloatNet, king_layout};
+    let buckets = eval::file::Buckets { output: 8, ..king_layout(8).unwrap() };
+    let architecture = Architecture { hidden: HIDDEN, buckets, factoriser: true };
+    let float = FloatNet::with_architecture(architecture, 21);
+    eval::Network::from_quantised(&float.quantise(), 0)
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     /// Along random games (castling, en passant, promotions, Chess960 and null moves among
     /// them) the lazily updated accumulators always equal ones computed from scratch, however
-    /// many plies an update spans.
+    /// many plies an update spans, for the embedded net and for a net with king buckets
+    /// (whose king moves rebuild from the refresh cache).
     #[test]
-    fn incremental_accumulators_equal_a_refresh(start in 0usize..STARTS.len(), choices in prop::collection::vec(any::<u16>(), 0..120)) {
-        let net = eval::current();
+    fn incremental_accumulators_equal_a_refresh(start in 0usize..STARTS.len(), choices in prop::collection::vec(any::<u16>(), 0..120), bucketed in any::<bool>()) {
+        let net = if bucketed { std::sync::Arc::new(bucketed_net()) } else { eval::current() };
         let mut pos = Position::from_fen(STARTS[start]).unwrap();
         let mut stack = AccumulatorStack::new(choices.len() + 2);
         stack.reset(&net, &pos);
@@ -29,18 +40,40 @@ proptest! {
             }
             let parent = pos;
             if choice % 17 == 0 && !pos.in_check() {
-                stack.push(ply, &parent, None);
+                stack.push(&net, ply, &parent, None);
                 pos.make_null_move();
             } else {
                 let mv = moves.as_slice()[choice as usize % moves.len()];
-                stack.push(ply, &parent, Some(mv));
+                stack.push(&net, ply, &parent, Some(mv));
                 pos.make_move(mv);
             }
             if choice % 3 == 0 {
-                prop_assert_eq!(stack.accumulators(&net, ply + 1), net.refresh(&pos), "{}", pos.to_fen());
+                prop_assert_eq!(stack.accumulators(&net, ply + 1, &pos), net.refresh(&pos), "{}", pos.to_fen());
                 prop_assert_eq!(stack.evaluate(&net, ply + 1, &pos), net.evaluate(&pos));
             }
         }
+    }
+}
+
+/// King moves across the mirror line and between buckets, back and forth, so that the
+/// refresh cache is both filled and reused: every ply equals a refresh.
+#[test]
+fn king_moves_between_buckets_rebuild_from_the_cache() {
+    let net = bucketed_net();
+    let start = "4k3/pp3rpp/8/8/8/8/PPR3PP/4K3 w - - 0 1";
+    let line = [
+        "e1d1", "e8d8", "d1e1", "d8e8", "e1e2", "e8e7", "e2d3", "e7d6", "d3e2", "d6e7", "e2e1",
+        "e7e8", "e1d1", "e8e7",
+    ];
+    let mut pos = Position::from_fen(start).unwrap();
+    let mut stack = AccumulatorStack::new(line.len() + 1);
+    stack.reset(&net, &pos);
+    for (ply, text) in line.iter().enumerate() {
+        let mv = pos.parse_uci_move(text, false).unwrap();
+        stack.push(&net, ply, &pos, Some(mv));
+        pos.make_move(mv);
+        assert_eq!(stack.accumulators(&net, ply + 1, &pos), net.refresh(&pos), "after {text}");
+        assert_eq!(stack.evaluate(&net, ply + 1, &pos), net.evaluate(&pos));
     }
 }
 
@@ -67,10 +100,11 @@ fn colour_flipped(fen: &str) -> String {
 
 #[test]
 fn colour_flipped_positions_evaluate_the_same() {
-    let net = eval::current();
     let mut rng = StdRng::seed_from_u64(7);
     let mut checked = 0;
-    for start in STARTS {
+    for (index, start) in STARTS.iter().enumerate() {
+        let net =
+            if index % 2 == 0 { eval::current() } else { std::sync::Arc::new(bucketed_net()) };
         let mut pos = Position::from_fen(start).unwrap();
         for _ in 0..60 {
             let flipped = Position::from_fen(&colour_flipped(&pos.to_fen())).unwrap();
@@ -110,7 +144,7 @@ fn simd_output_equals_the_portable_loop() {
     // And on real accumulators with the real output weights.
     let pos = Position::from_fen(STARTS[1]).unwrap();
     let [white, black] = net.refresh(&pos);
-    let weights = net.output_weights();
+    let weights = net.output_weights(0);
     assert_eq!(
         simd::screlu_output(&white.0, &black.0, weights),
         simd::scalar::screlu_output(&white.0, &black.0, weights)

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use super::network::Network;
-use super::{feature_index, simd};
+use super::simd;
 use crate::chess::{Color, PieceType, Position, Square};
 
 /// Centipawns as pawns with two decimals, signed.
@@ -16,7 +16,9 @@ pub fn describe(net: &Network, pos: &Position) -> String {
     let side = pos.side_to_move();
     let accumulators = net.refresh(pos);
     let white_view = |side_view: i32| side_view * side.sign();
-    let total = white_view(net.output(&accumulators, side));
+    let bucket = net.output_bucket(pos);
+    let total = white_view(net.output(&accumulators, side, bucket));
+    let slots = Color::BOTH.map(|view| net.king_slot(view, pos.king_square(view)));
     let mut out = String::new();
     let _ = writeln!(out, "Contribution of each piece in pawns, White's view (kings: none):");
     let line = "+-------+-------+-------+-------+-------+-------+-------+-------+";
@@ -34,12 +36,14 @@ pub fn describe(net: &Network, pos: &Position) -> String {
                 Some(piece) => {
                     let mut without = accumulators;
                     for view in Color::BOTH {
-                        let row = &net.feature_weights[feature_index(view, piece, square)].0;
+                        let feature = slots[view.index()].feature(view, piece, square);
+                        let row = &net.feature_weights[feature].0;
                         let acc = &mut without[view.index()].0;
                         let before = *acc;
                         simd::apply(acc, &before, &[], &[row]);
                     }
-                    let rest = white_view(net.output(&without, side));
+                    // (The same output bucket: the question is what the piece adds.)
+                    let rest = white_view(net.output(&without, side, bucket));
                     (piece.letter(), pawns(total - rest))
                 }
             };

@@ -1,10 +1,14 @@
-//! The evaluation: a perspective neural network (NNUE) (768 -> HIDDEN) x 2 -> 1 with a squared clipped
-//! ReLU, its accumulators updated incrementally as moves are made.
+//! The evaluation: a perspective neural network (NNUE) (768 x K -> HIDDEN) x 2 -> B with a
+//! squared clipped ReLU, its accumulators updated incrementally as moves are made.
 //!
 //! Each side has an accumulator: the feature biases plus the feature weights of every piece,
 //! seen from that side (its own pieces first, the board flipped vertically for Black). The
-//! output concatenates the side to move's accumulator and the other's, activates them with
-//! `clamp(x, 0, 1)^2` and takes a weighted sum; the result times [`SCALE`] is centipawns.
+//! weights come from one of K king buckets, chosen by where that side's king stands; a net may
+//! also mirror the board left-right when that king is on files e-h (see [`file::Buckets`]).
+//! The output concatenates the side to move's accumulator and the other's, activates them with
+//! `clamp(x, 0, 1)^2` and takes a weighted sum with the weights of one of B output buckets,
+//! chosen by the number of pieces; the result times [`SCALE`] is centipawns. The embedded
+//! net has K = B = 1.
 
 mod accumulator;
 mod describe;
@@ -14,11 +18,11 @@ pub mod simd;
 
 pub use accumulator::AccumulatorStack;
 pub use describe::describe;
-pub use network::{Network, Row, current, set_current, use_embedded};
+pub use network::{KingSlot, Network, Row, current, set_current, use_embedded};
 
 use crate::chess::{Color, Piece, Square};
 
-/// Piece-square inputs: 2 colours (relative to the perspective) x 6 types x 64 squares.
+/// Piece-square inputs of one king bucket: 2 colours (relative to the perspective) x 6 types x 64 squares.
 pub const INPUTS: usize = 768;
 /// Width of each perspective's accumulator.
 pub const HIDDEN: usize = 128;
@@ -33,7 +37,8 @@ pub const SCALE: i32 = 400;
 /// the output kernel's i32 lanes cannot either (see `simd::avx2`).
 pub const WEIGHT_CLIP: f32 = 1.98;
 
-/// The input index of `piece` on `square` as seen from `view`.
+/// The input index of `piece` on `square` as seen from `view`, before king buckets and
+/// mirroring (the trainer's base features).
 #[inline(always)]
 pub fn feature_index(view: Color, piece: Piece, square: Square) -> usize {
     let relative_color = usize::from(piece.color() != view);

@@ -2,22 +2,47 @@
 
 use std::sync::{Arc, LazyLock, RwLock};
 
-use super::file::{NetError, QuantisedNet};
+use super::file::{Buckets, NetError, QuantisedNet};
 use super::{HIDDEN, INPUTS, QA, QB, SCALE, simd};
-use crate::chess::{Color, Position};
+use crate::chess::{Color, Piece, Position, Square};
 
 /// One row of accumulator-width values, cache-line aligned for the SIMD loops.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, align(64))]
 pub struct Row(pub [i16; HIDDEN]);
 
+/// Where a perspective's features lie, given where its king stands: the first row of its
+/// king bucket, and the square flip (vertical for Black, left-right when mirrored).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingSlot {
+    offset: u32,
+    flip: u8,
+}
+
+impl KingSlot {
+    /// The row of `piece` on `square` seen from `view` with its king in this slot.
+    #[inline(always)]
+    pub fn feature(self, view: Color, piece: Piece, square: Square) -> usize {
+        let relative_color = usize::from(piece.color() != view);
+        let square = usize::from(square.index() as u8 ^ self.flip);
+        self.offset as usize + relative_color * 384 + piece.piece_type().index() * 64 + square
+    }
+
+    /// Index of the slot among all of a net's (for the refresh cache): bucket and mirroring.
+    #[inline(always)]
+    fn cache_index(self) -> usize {
+        self.offset as usize / INPUTS * 2 + usize::from(self.flip & 7 != 0)
+    }
+}
+
 pub struct Network {
-    /// One row per input feature.
+    /// One row per input feature of each king bucket.
     pub(super) feature_weights: Vec<Row>,
     pub(super) feature_bias: Row,
-    /// Side to move's half, then the other side's.
+    /// Per output bucket: side to move's half, then the other side's.
     pub(super) output_weights: Vec<i16>,
-    pub(super) output_bias: i32,
+    pub(super) output_bias: Vec<i32>,
+    pub(super) buckets: Buckets,
     /// FNV-1a hash of the file's payload, to tell nets apart.
     pub hash: u64,
 }
@@ -68,42 +93,75 @@ impl Network {
             feature_weights: net.feature_weights.chunks_exact(HIDDEN).map(to_row).collect(),
             feature_bias: to_row(&net.feature_bias),
             output_weights: net.output_weights.clone(),
-            output_bias: net.output_bias,
+            output_bias: net.output_bias.clone(),
+            buckets: net.buckets,
             hash,
         }
     }
 
-    /// The output layer's weights: the side to move's half, then the other side's.
-    pub fn output_weights(&self) -> &[i16] {
-        &self.output_weights
+    /// The output layer's weights of `bucket`: the side to move's half, then the other side's.
+    pub fn output_weights(&self, bucket: usize) -> &[i16] {
+        &self.output_weights[bucket * 2 * HIDDEN..(bucket + 1) * 2 * HIDDEN]
+    }
+
+    pub fn buckets(&self) -> &Buckets {
+        &self.buckets
+    }
+
+    /// Where `view`'s features lie with its king on `king`.
+    #[inline(always)]
+    pub fn king_slot(&self, view: Color, king: Square) -> KingSlot {
+        let vertical = if view == Color::White { 0 } else { 56 };
+        let (bucket, horizontal) = self.buckets.king_slot(king.index() as u8 ^ vertical);
+        KingSlot { offset: u32::from(bucket) * INPUTS as u32, flip: vertical ^ horizontal }
+    }
+
+    /// Slots a refresh cache needs per perspective: two (mirrored or not) per king bucket.
+    pub(super) fn slot_count(&self) -> usize {
+        2 * self.buckets.king_buckets()
+    }
+
+    pub(super) fn slot_cache_index(slot: KingSlot) -> usize {
+        slot.cache_index()
+    }
+
+    /// `view`'s accumulator of `pos`, computed from scratch.
+    pub fn refresh_view(&self, pos: &Position, view: Color) -> Row {
+        let slot = self.king_slot(view, pos.king_square(view));
+        let mut accumulator = self.feature_bias;
+        for square in pos.occupied() {
+            let piece = pos.piece_on(square).expect("occupied square has a piece");
+            let row = &self.feature_weights[slot.feature(view, piece, square)];
+            simd::add_in_place(&mut accumulator.0, &row.0);
+        }
+        accumulator
     }
 
     /// Both perspectives' accumulators of `pos`, computed from scratch.
     pub fn refresh(&self, pos: &Position) -> [Row; 2] {
-        let mut accumulators = [self.feature_bias; 2];
-        for square in pos.occupied() {
-            let piece = pos.piece_on(square).expect("occupied square has a piece");
-            for view in Color::BOTH {
-                let row = &self.feature_weights[super::feature_index(view, piece, square)];
-                simd::add_in_place(&mut accumulators[view.index()].0, &row.0);
-            }
-        }
-        accumulators
+        [self.refresh_view(pos, Color::White), self.refresh_view(pos, Color::Black)]
     }
 
-    /// Centipawns for the side to move from the two accumulators (indexed by colour).
+    /// The output bucket of `pos`.
+    #[inline(always)]
+    pub fn output_bucket(&self, pos: &Position) -> usize {
+        self.buckets.output_bucket(pos.occupied().count())
+    }
+
+    /// Centipawns for the side to move from the two accumulators (indexed by colour), with
+    /// the output layer of `bucket`.
     #[inline]
-    pub fn output(&self, accumulators: &[Row; 2], side: Color) -> i32 {
+    pub fn output(&self, accumulators: &[Row; 2], side: Color, bucket: usize) -> i32 {
         let us = &accumulators[side.index()].0;
         let them = &accumulators[(!side).index()].0;
         // The kernel sums half squares; twice its sum over QA is in units of QA * QB.
-        let sum = i64::from(simd::screlu_output(us, them, &self.output_weights));
-        let raw = 2 * sum / i64::from(QA) + i64::from(self.output_bias);
+        let sum = i64::from(simd::screlu_output(us, them, self.output_weights(bucket)));
+        let raw = 2 * sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
         (raw * i64::from(SCALE) / i64::from(QA * QB)) as i32
     }
 
     /// Evaluation of `pos` from scratch: centipawns, side to move's view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.output(&self.refresh(pos), pos.side_to_move())
+        self.output(&self.refresh(pos), pos.side_to_move(), self.output_bucket(pos))
     }
 }

@@ -41,9 +41,7 @@ pub fn apply(
                 add_in_place(out, a);
             }
             for r in removed {
-                for i in 0..HIDDEN {
-                    out[i] = out[i].wrapping_sub(r[i]);
-                }
+                sub_in_place(out, r);
             }
         }
     }
@@ -53,6 +51,13 @@ pub fn apply(
 pub fn add_in_place(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
     for i in 0..HIDDEN {
         acc[i] = acc[i].wrapping_add(row[i]);
+    }
+}
+
+#[inline(always)]
+pub fn sub_in_place(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for i in 0..HIDDEN {
+        acc[i] = acc[i].wrapping_sub(row[i]);
     }
 }
 

@@ -74,7 +74,7 @@ impl Worker {
             if mv.is_some() { self.frames[ply].plies_from_null + 1 } else { 0 };
         self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
         self.keys.push(child.key());
-        self.accumulators.push(ply, pos, mv);
+        self.accumulators.push(&self.net, ply, pos, mv);
     }
 
     /// The static evaluation of `pos`, the position at `ply` on the search path.

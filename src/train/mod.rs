@@ -62,9 +62,10 @@ use thiserror::Error;
 pub use adamw::{AdamW, StepRule};
 pub use checkpoint::{Checkpoint, CheckpointError};
 pub use data::{Dataset, LoadReport};
-pub use network::{Network, Scratch};
+pub use network::{Architecture, Network, Scratch, king_layout};
 
 use crate::eval::HIDDEN;
+use crate::eval::file::{Buckets, MAX_OUTPUT_BUCKETS};
 
 /// What `zwischen train` does; its command line (the doc comments are its help).
 #[derive(Clone, Debug, clap::Parser)]
@@ -78,6 +79,16 @@ pub struct Settings {
     /// Hidden width (default: the engine's, or the checkpoint's when resuming).
     #[arg(long)]
     pub hidden: Option<usize>,
+    /// King buckets of the inputs: 1 (none), or 2, 4, 8 or 16, mirrored left-right (see
+    /// `king_layout`); ignored when resuming.
+    #[arg(long, default_value_t = 1)]
+    pub king_buckets: usize,
+    /// Output buckets, chosen by the number of pieces (1 to 16); ignored when resuming.
+    #[arg(long, default_value_t = 1)]
+    pub output_buckets: usize,
+    /// Train king buckets without shared (factoriser) rows.
+    #[arg(long)]
+    pub no_factoriser: bool,
     #[arg(long, default_value_t = 30)]
     pub epochs: usize,
     /// Positions per optimiser step.
@@ -89,6 +100,12 @@ pub struct Settings {
     /// Last epoch's learning rate as a share of --lr (cosine in between).
     #[arg(long, default_value_t = 0.01)]
     pub final_lr_ratio: f32,
+    /// Epochs (from 0) at which the learning rate drops by --lr-drop-factor, instead of the
+    /// cosine schedule: e.g. `--lr-drops 20,30`.
+    #[arg(long, value_delimiter = ',')]
+    pub lr_drops: Vec<usize>,
+    #[arg(long, default_value_t = 0.1)]
+    pub lr_drop_factor: f32,
     /// Weight of the game result in the target (the rest is the search score).
     #[arg(long, default_value_t = 0.25)]
     pub wdl: f32,
@@ -125,8 +142,13 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// The learning rate of epoch `epoch` (from 0): cosine from `lr` to `lr * final_lr_ratio`.
+    /// The learning rate of epoch `epoch` (from 0): `lr` times the drop factor for every drop
+    /// at or before `epoch`, or without drops cosine from `lr` to `lr * final_lr_ratio`.
     pub fn learning_rate(&self, epoch: usize) -> f32 {
+        if !self.lr_drops.is_empty() {
+            let drops = self.lr_drops.iter().filter(|&&at| at <= epoch).count();
+            return self.lr * self.lr_drop_factor.powi(drops as i32);
+        }
         if self.epochs <= 1 {
             return self.lr;
         }
@@ -150,6 +172,15 @@ impl Settings {
         if !positive(self.lr) || !positive(self.final_lr_ratio) {
             return fail("--lr and --final-lr-ratio must be positive");
         }
+        if king_layout(self.king_buckets).is_none() {
+            return fail("--king-buckets must be 1, 2, 4, 8 or 16");
+        }
+        if !(1..=MAX_OUTPUT_BUCKETS).contains(&self.output_buckets) {
+            return fail("--output-buckets must be between 1 and 16");
+        }
+        if !positive(self.lr_drop_factor) {
+            return fail("--lr-drop-factor must be positive");
+        }
         if !(0.0..=1.0).contains(&self.wdl) {
             return fail("--wdl must be between 0 and 1");
         }
@@ -160,6 +191,16 @@ impl Settings {
             return fail("--val-fraction must be at least 0 and below 1");
         }
         Ok(())
+    }
+
+    /// The architecture a new run trains.
+    pub fn architecture(&self) -> Architecture {
+        let king = king_layout(self.king_buckets).unwrap_or(Buckets::NONE);
+        Architecture {
+            hidden: self.hidden.unwrap_or(HIDDEN),
+            buckets: Buckets { output: self.output_buckets, ..king },
+            factoriser: self.king_buckets > 1 && !self.no_factoriser,
+        }
     }
 
     /// Where the checkpoint after `epoch` epochs goes.
@@ -273,7 +314,7 @@ impl Trainer {
                            m: &mut [f32],
                            v: &mut [f32],
                            decay: bool,
-                           clip: bool| {
+                           clip: Option<f32>| {
             let end = start + g.len();
             for other in others {
                 for (sum, x) in g.iter_mut().zip(&other[start..end]) {
@@ -281,8 +322,8 @@ impl Trainer {
                 }
             }
             rule.apply(p, g, m, v, decay);
-            if clip {
-                network::clip(p);
+            if let Some(limit) = clip {
+                network::clip(p, limit);
             }
         };
         let mut params = self.network.params_mut();
@@ -399,7 +440,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
             (checkpoint.network, adam, checkpoint.epoch as usize)
         }
         None => {
-            let network = Network::new(settings.hidden.unwrap_or(HIDDEN), settings.seed);
+            let network = Network::with_architecture(settings.architecture(), settings.seed);
             let adam = AdamW::new(network.params().len(), settings.weight_decay);
             (network, adam, 0)
         }
@@ -433,14 +474,19 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
     .ok();
 
     let hidden = network.hidden();
+    let architecture = *network.architecture();
     writeln!(
         log,
-        "network: 768 -> {hidden} x 2 -> 1, {} parameters; {} threads, batch {}, lr {:.3e} -> {:.3e}, wdl {}, weight decay {}, seed {}",
+        "network: (768 x {} king buckets{}{} -> {hidden}) x 2 -> {} output buckets, {} parameters; {} threads, batch {}, lr {:.3e} -> {:.3e}, wdl {}, weight decay {}, seed {}",
+        architecture.buckets.king_buckets(),
+        if architecture.buckets.mirrored { ", mirrored" } else { "" },
+        if architecture.factoriser { ", factoriser" } else { "" },
+        architecture.buckets.output,
         network.params().len(),
         settings.threads,
         settings.batch,
         settings.lr,
-        settings.lr * settings.final_lr_ratio,
+        settings.learning_rate(settings.epochs.saturating_sub(1)),
         settings.wdl,
         settings.weight_decay,
         settings.seed
@@ -619,8 +665,8 @@ mod tests {
             let (m, v) = (&mut adam.m[range.clone()], &mut adam.v[range.clone()]);
             let p = &mut network.params_mut()[range.clone()];
             rule.apply(p, &sum[range], m, v, decay);
-            if clip {
-                network::clip(p);
+            if let Some(limit) = clip {
+                network::clip(p, limit);
             }
         }
         assert_eq!(threaded.network, network);

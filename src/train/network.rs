@@ -1,9 +1,17 @@
-//! The float network: the engine's architecture, (768 -> H) x 2 -> 1 with a squared clipped
-//! ReLU, in `f32`, with its forward pass, its gradient and its quantisation.
+//! The float network: the engine's architecture, (768 x K -> H) x 2 -> B with a squared
+//! clipped ReLU, in `f32`, with its forward pass, its gradient and its quantisation.
 //!
 //! All parameters live in one vector, which is also the layout of gradients, optimiser moments
-//! and checkpoints: feature weights `[768][H]` (feature-major), feature biases `[H]`, output
-//! weights `[2H]` (side to move's half first), output bias `[1]`.
+//! and checkpoints: feature weights `[K (+1)][768][H]` (bucket-, then feature-major; with the
+//! factoriser one more block of 768 rows shared by every king bucket), feature biases `[H]`,
+//! output weights `[B][2H]` (side to move's half first), output biases `[B]`.
+//!
+//! A perspective's features are the pieces seen from its side, mirrored left-right when the
+//! net mirrors and its king is on files e-h, in the rows of its king's bucket
+//! ([`Buckets::king_slot`], the engine's rule). The factoriser adds the same piece-square's
+//! shared row to every bucket's: buckets that see a feature rarely still learn from all the
+//! positions. The quantised net folds the shared rows into each bucket's, so the engine never
+//! sees them.
 
 use std::ops::Range;
 
@@ -12,18 +20,91 @@ use rand::{RngExt, SeedableRng};
 
 use super::data::{Sample, flip, sigmoid};
 use crate::chess::{Color, Position};
-use crate::eval::file::QuantisedNet;
+use crate::eval::file::{Buckets, QuantisedNet};
 use crate::eval::{INPUTS, QA, QB, SCALE, WEIGHT_CLIP, feature_index};
+
+/// The shape of a network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Architecture {
+    pub hidden: usize,
+    pub buckets: Buckets,
+    /// Shared feature rows added to every king bucket's while training.
+    pub factoriser: bool,
+}
+
+impl Architecture {
+    /// The plain (768 -> H) x 2 -> 1 network.
+    pub fn plain(hidden: usize) -> Architecture {
+        Architecture { hidden, buckets: Buckets::NONE, factoriser: false }
+    }
+
+    /// Feature-weight rows: every king bucket's, and the shared ones with the factoriser.
+    pub fn feature_rows(&self) -> usize {
+        (self.buckets.king_buckets() + usize::from(self.factoriser)) * INPUTS
+    }
+
+    pub fn param_count(&self) -> usize {
+        let (h, outputs) = (self.hidden, self.buckets.output);
+        self.feature_rows() * h + h + outputs * 2 * h + outputs
+    }
+
+    /// The largest magnitude of a feature-weight parameter: a bucket's row and the shared row
+    /// together must stay within [`WEIGHT_CLIP`].
+    fn feature_clip(&self) -> f32 {
+        if self.factoriser { WEIGHT_CLIP / 2.0 } else { WEIGHT_CLIP }
+    }
+}
+
+/// King-bucket layouts on the half board the king is mirrored into (files a-d, a1 = square
+/// 0), for `count` buckets: finer near the home rank, where the king usually is.
+pub fn king_layout(count: usize) -> Option<Buckets> {
+    let bucket = |file: usize, rank: usize| -> usize {
+        match count {
+            2 => usize::from(rank >= 2),
+            4 => match rank {
+                0 => file / 2,
+                1 => 2,
+                _ => 3,
+            },
+            8 => match rank {
+                0 => file,
+                1 => 4 + file / 2,
+                2 | 3 => 6,
+                _ => 7,
+            },
+            16 => match rank {
+                0 | 1 => rank * 4 + file,
+                2 | 3 => 8 + (rank - 2) * 2 + file / 2,
+                4 | 5 => 12 + file / 2,
+                _ => 14 + file / 2,
+            },
+            _ => 0,
+        }
+    };
+    if !matches!(count, 2 | 4 | 8 | 16) {
+        return (count == 1).then_some(Buckets::NONE);
+    }
+    let mut king_map = [0u8; 64];
+    for (square, slot) in king_map.iter_mut().enumerate() {
+        let (file, rank) = (square % 8, square / 8);
+        // Files e-h are never looked up when mirrored; give them the mirror's bucket.
+        *slot = bucket(file.min(7 - file), rank) as u8;
+    }
+    Some(Buckets { king_map, mirrored: true, output: 1 })
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Network {
-    hidden: usize,
+    architecture: Architecture,
     params: Vec<f32>,
 }
 
-/// Per-thread working memory for one position: both accumulators and their gradients.
+/// Per-thread working memory for one position: both perspectives' feature rows, both
+/// accumulators and their gradients.
 #[derive(Clone, Debug)]
 pub struct Scratch {
+    white_rows: Vec<u32>,
+    black_rows: Vec<u32>,
     white: Vec<f32>,
     black: Vec<f32>,
     d_us: Vec<f32>,
@@ -33,6 +114,8 @@ pub struct Scratch {
 impl Scratch {
     pub fn new(hidden: usize) -> Scratch {
         Scratch {
+            white_rows: Vec::with_capacity(64),
+            black_rows: Vec::with_capacity(64),
             white: vec![0.0; hidden],
             black: vec![0.0; hidden],
             d_us: vec![0.0; hidden],
@@ -52,25 +135,22 @@ fn add(dst: &mut [f32], src: &[f32]) {
 /// a position are added (4 AVX-512 or 8 AVX2 registers per view).
 const TILE: usize = 64;
 
-/// Sets `white` and `black` to the feature biases plus the rows of `features` (White-view
-/// indices) as seen by each view, `TILE` columns at a time.
+/// Sets `white` and `black` to the feature biases plus the feature-weight rows listed for
+/// each, `TILE` columns at a time.
 #[inline(always)]
-fn accumulate(fw: &[f32], fb: &[f32], features: &[u16], white: &mut [f32], black: &mut [f32]) {
+fn accumulate(fw: &[f32], fb: &[f32], rows: [&[u32]; 2], white: &mut [f32], black: &mut [f32]) {
     let h = fb.len();
+    let [white_rows, black_rows] = rows;
     let mut start = 0;
     while start + TILE <= h {
         let mut w: [f32; TILE] = fb[start..start + TILE].try_into().expect("a tile");
         let mut b = w;
-        for &feature in features {
-            let feature = usize::from(feature);
-            let row = &fw[feature * h + start..feature * h + start + TILE];
-            for (a, x) in w.iter_mut().zip(row) {
-                *a += x;
-            }
-            let mirrored = flip(feature);
-            let row = &fw[mirrored * h + start..mirrored * h + start + TILE];
-            for (a, x) in b.iter_mut().zip(row) {
-                *a += x;
+        for (acc, rows) in [(&mut w, white_rows), (&mut b, black_rows)] {
+            for &row in rows {
+                let row = row as usize * h + start;
+                for (a, x) in acc.iter_mut().zip(&fw[row..row + TILE]) {
+                    *a += x;
+                }
             }
         }
         white[start..start + TILE].copy_from_slice(&w);
@@ -78,47 +158,43 @@ fn accumulate(fw: &[f32], fb: &[f32], features: &[u16], white: &mut [f32], black
         start += TILE;
     }
     if start < h {
-        white[start..].copy_from_slice(&fb[start..]);
-        black[start..].copy_from_slice(&fb[start..]);
-        for &feature in features {
-            let feature = usize::from(feature);
-            add(&mut white[start..], &fw[feature * h + start..(feature + 1) * h]);
-            let mirrored = flip(feature);
-            add(&mut black[start..], &fw[mirrored * h + start..(mirrored + 1) * h]);
+        for (acc, rows) in [(&mut *white, white_rows), (&mut *black, black_rows)] {
+            acc[start..].copy_from_slice(&fb[start..]);
+            for &row in rows {
+                let row = row as usize * h;
+                add(&mut acc[start..], &fw[row + start..row + h]);
+            }
         }
     }
 }
 
-/// Adds `d_white` to the gradient row of each feature and `d_black` to the row of its mirror,
-/// `TILE` columns at a time with the tile of `d` held in registers.
+/// Adds `d_white` to the gradient of each white-perspective row and `d_black` to each
+/// black-perspective row (the lists are equally long, one entry per feature), `TILE` columns
+/// at a time with the tile of `d` held in registers.
 #[inline(always)]
-fn scatter(g_fw: &mut [f32], features: &[u16], d_white: &[f32], d_black: &[f32]) {
+fn scatter(g_fw: &mut [f32], rows: [&[u32]; 2], d_white: &[f32], d_black: &[f32]) {
     let h = d_white.len();
+    let [white_rows, black_rows] = rows;
     let mut start = 0;
     while start + TILE <= h {
-        let w: &[f32; TILE] = d_white[start..start + TILE].try_into().expect("a tile");
-        let b: &[f32; TILE] = d_black[start..start + TILE].try_into().expect("a tile");
-        let (w, b) = (*w, *b);
-        for &feature in features {
-            let feature = usize::from(feature);
-            let row = &mut g_fw[feature * h + start..feature * h + start + TILE];
-            for (g, x) in row.iter_mut().zip(&w) {
-                *g += x;
-            }
-            let mirrored = flip(feature);
-            let row = &mut g_fw[mirrored * h + start..mirrored * h + start + TILE];
-            for (g, x) in row.iter_mut().zip(&b) {
-                *g += x;
+        let w: [f32; TILE] = d_white[start..start + TILE].try_into().expect("a tile");
+        let b: [f32; TILE] = d_black[start..start + TILE].try_into().expect("a tile");
+        for (&white, &black) in white_rows.iter().zip(black_rows) {
+            for (row, tile) in [(white, &w), (black, &b)] {
+                let row = row as usize * h + start;
+                for (g, x) in g_fw[row..row + TILE].iter_mut().zip(tile) {
+                    *g += x;
+                }
             }
         }
         start += TILE;
     }
     if start < h {
-        for &feature in features {
-            let feature = usize::from(feature);
-            add(&mut g_fw[feature * h + start..(feature + 1) * h], &d_white[start..]);
-            let mirrored = flip(feature);
-            add(&mut g_fw[mirrored * h + start..(mirrored + 1) * h], &d_black[start..]);
+        for (&white, &black) in white_rows.iter().zip(black_rows) {
+            for (row, d) in [(white, d_white), (black, d_black)] {
+                let row = row as usize * h;
+                add(&mut g_fw[row + start..row + h], &d[start..]);
+            }
         }
     }
 }
@@ -154,47 +230,68 @@ fn output_backward(d: f32, acc: &[f32], w: &[f32], g_w: &mut [f32], d_acc: &mut 
     }
 }
 
-/// Clamps `values` to ±[`WEIGHT_CLIP`].
+/// Clamps `values` to ±`limit`.
 #[inline]
-pub fn clip(values: &mut [f32]) {
+pub fn clip(values: &mut [f32], limit: f32) {
     for value in values {
-        *value = value.clamp(-WEIGHT_CLIP, WEIGHT_CLIP);
+        *value = value.clamp(-limit, limit);
     }
 }
 
+/// Where a perspective's features go with its king on `king` (White-view square index):
+/// the first row of its bucket and the file flip.
+#[inline(always)]
+fn slot(buckets: &Buckets, view: Color, king: u8) -> (usize, usize) {
+    let relative = if view == Color::White { king } else { king ^ 56 };
+    let (bucket, horizontal) = buckets.king_slot(relative);
+    (usize::from(bucket) * INPUTS, usize::from(horizontal))
+}
+
 impl Network {
-    pub fn param_count(hidden: usize) -> usize {
-        INPUTS * hidden + hidden + 2 * hidden + 1
+    /// A plain network of width `hidden` (see [`Network::with_architecture`]).
+    pub fn new(hidden: usize, seed: u64) -> Network {
+        Network::with_architecture(Architecture::plain(hidden), seed)
     }
 
     /// A new network with parameters drawn from `seed`. Feature weights are uniform in
     /// ±1/sqrt(32): about 32 features are active, so each accumulator starts with a spread of
     /// about 0.6 around 0, across the working range of the clipped ReLU and well inside the
-    /// weight clip. Output weights are uniform in ±1/sqrt(2H), the usual fan-in scaling, which
-    /// keeps the first outputs within some tens of centipawns. Biases start at 0.
-    pub fn new(hidden: usize, seed: u64) -> Network {
+    /// weight clip (with the factoriser, the shared rows start at 0 and each bucket's row
+    /// carries the spread). Output weights are uniform in ±1/sqrt(2H), the usual fan-in
+    /// scaling, which keeps the first outputs within some tens of centipawns. Biases start
+    /// at 0.
+    pub fn with_architecture(architecture: Architecture, seed: u64) -> Network {
         let mut rng = StdRng::seed_from_u64(seed);
-        let mut params = vec![0.0f32; Self::param_count(hidden)];
+        let mut params = vec![0.0f32; architecture.param_count()];
         let feature_range = 1.0 / 32f32.sqrt();
-        let output_range = 1.0 / ((2 * hidden) as f32).sqrt();
-        let net = Network { hidden, params: Vec::new() };
-        let (fw, ow) = (net.feature_weight_range(), net.output_weight_range());
-        for value in &mut params[fw] {
+        let output_range = 1.0 / ((2 * architecture.hidden) as f32).sqrt();
+        let net = Network { architecture, params: Vec::new() };
+        let bucket_weights = 0..architecture.buckets.king_buckets() * INPUTS * architecture.hidden;
+        for value in &mut params[bucket_weights] {
             *value = rng.random_range(-feature_range..feature_range);
         }
-        for value in &mut params[ow] {
+        for value in &mut params[net.output_weight_range()] {
             *value = rng.random_range(-output_range..output_range);
         }
-        Network { hidden, params }
+        Network { architecture, params }
     }
 
-    /// A network with the given parameters, if there are as many as `hidden` needs.
+    /// A plain network with the given parameters, if there are as many as `hidden` needs.
     pub fn from_params(hidden: usize, params: Vec<f32>) -> Option<Network> {
-        (params.len() == Self::param_count(hidden)).then_some(Network { hidden, params })
+        Network::from_parts(Architecture::plain(hidden), params)
+    }
+
+    /// A network with the given parameters, if there are as many as `architecture` needs.
+    pub fn from_parts(architecture: Architecture, params: Vec<f32>) -> Option<Network> {
+        (params.len() == architecture.param_count()).then_some(Network { architecture, params })
+    }
+
+    pub fn architecture(&self) -> &Architecture {
+        &self.architecture
     }
 
     pub fn hidden(&self) -> usize {
-        self.hidden
+        self.architecture.hidden
     }
 
     pub fn params(&self) -> &[f32] {
@@ -206,53 +303,93 @@ impl Network {
     }
 
     pub fn feature_weight_range(&self) -> Range<usize> {
-        0..INPUTS * self.hidden
+        0..self.architecture.feature_rows() * self.hidden()
     }
 
     pub fn feature_bias_range(&self) -> Range<usize> {
-        INPUTS * self.hidden..(INPUTS + 1) * self.hidden
+        let start = self.feature_weight_range().end;
+        start..start + self.hidden()
     }
 
     pub fn output_weight_range(&self) -> Range<usize> {
-        (INPUTS + 1) * self.hidden..(INPUTS + 3) * self.hidden
+        let start = self.feature_bias_range().end;
+        start..start + self.architecture.buckets.output * 2 * self.hidden()
     }
 
-    pub fn output_bias_index(&self) -> usize {
-        (INPUTS + 3) * self.hidden
+    pub fn output_bias_range(&self) -> Range<usize> {
+        let start = self.output_weight_range().end;
+        start..start + self.architecture.buckets.output
     }
 
     /// The parameters in consecutive groups with how the optimiser treats them: (range, weight
-    /// decay, clipping). Decay applies to the two weight matrices, clipping to everything but
-    /// the output bias.
-    pub fn groups(&self) -> [(Range<usize>, bool, bool); 4] {
-        let ob = self.output_bias_index();
+    /// decay, clip limit). Decay applies to the two weight matrices, clipping to everything
+    /// but the output biases.
+    pub fn groups(&self) -> [(Range<usize>, bool, Option<f32>); 4] {
         [
-            (self.feature_weight_range(), true, true),
-            (self.feature_bias_range(), false, true),
-            (self.output_weight_range(), true, true),
-            (ob..ob + 1, false, false),
+            (self.feature_weight_range(), true, Some(self.architecture.feature_clip())),
+            (self.feature_bias_range(), false, Some(WEIGHT_CLIP)),
+            (self.output_weight_range(), true, Some(WEIGHT_CLIP)),
+            (self.output_bias_range(), false, None),
         ]
     }
 
-    fn parts(&self) -> (&[f32], &[f32], &[f32], f32) {
-        let (fw, rest) = self.params.split_at(INPUTS * self.hidden);
-        let (fb, rest) = rest.split_at(self.hidden);
-        let (ow, ob) = rest.split_at(2 * self.hidden);
-        (fw, fb, ow, ob[0])
+    fn parts(&self) -> (&[f32], &[f32], &[f32], &[f32]) {
+        let (fw, rest) = self.params.split_at(self.feature_weight_range().end);
+        let (fb, rest) = rest.split_at(self.hidden());
+        let (ow, ob) = rest.split_at(self.output_weight_range().len());
+        (fw, fb, ow, ob)
+    }
+
+    /// Fills `scratch`'s row lists for a position given by its White-view features.
+    #[inline(always)]
+    fn feature_rows(&self, features: &[u16], scratch: &mut Scratch) {
+        let architecture = &self.architecture;
+        let buckets = &architecture.buckets;
+        // King squares from the features: own king (White's) 320..384, Black's 704..768.
+        let mut kings = [0u8; 2];
+        for &f in features {
+            if f % 384 >= 320 {
+                kings[usize::from(f >= 384)] = (f % 64) as u8;
+            }
+        }
+        let (white_offset, white_flip) = slot(buckets, Color::White, kings[0]);
+        let (black_offset, black_flip) = slot(buckets, Color::Black, kings[1]);
+        let shared = buckets.king_buckets() * INPUTS;
+        scratch.white_rows.clear();
+        scratch.black_rows.clear();
+        for &f in features {
+            let (white, black) = (usize::from(f) ^ white_flip, flip(usize::from(f)) ^ black_flip);
+            scratch.white_rows.push((white_offset + white) as u32);
+            scratch.black_rows.push((black_offset + black) as u32);
+            if architecture.factoriser {
+                scratch.white_rows.push((shared + white) as u32);
+                scratch.black_rows.push((shared + black) as u32);
+            }
+        }
+    }
+
+    /// The output bucket of a position with `pieces` pieces.
+    #[inline(always)]
+    fn output_bucket(&self, pieces: usize) -> usize {
+        self.architecture.buckets.output_bucket(pieces as u32)
     }
 
     /// The raw output (side to move's view, 1.0 = [`SCALE`] centipawns) for a position given
     /// by its White-view features; leaves both accumulators in `scratch`.
     #[inline]
     pub fn output(&self, features: &[u16], side: Color, scratch: &mut Scratch) -> f32 {
-        let h = self.hidden;
+        let h = self.hidden();
         let (fw, fb, ow, ob) = self.parts();
-        accumulate(fw, fb, features, &mut scratch.white, &mut scratch.black);
+        self.feature_rows(features, scratch);
+        let Scratch { white_rows, black_rows, white, black, .. } = scratch;
+        accumulate(fw, fb, [white_rows, black_rows], white, black);
         let (us, them) = match side {
-            Color::White => (&scratch.white, &scratch.black),
-            Color::Black => (&scratch.black, &scratch.white),
+            Color::White => (&*white, &*black),
+            Color::Black => (&*black, &*white),
         };
-        screlu_dot(us, &ow[..h]) + screlu_dot(them, &ow[h..]) + ob
+        let bucket = self.output_bucket(features.len());
+        let ow = &ow[bucket * 2 * h..(bucket + 1) * 2 * h];
+        screlu_dot(us, &ow[..h]) + screlu_dot(them, &ow[h..]) + ob[bucket]
     }
 
     /// The squared error of `sigmoid(output)` against the sample's target.
@@ -273,21 +410,23 @@ impl Network {
         scratch: &mut Scratch,
         grad: &mut [f32],
     ) -> f32 {
-        let h = self.hidden;
+        let h = self.hidden();
         let prediction = sigmoid(self.output(sample.features, sample.side, scratch));
         let error = prediction - sample.target(wdl);
         let d = 2.0 * error * prediction * (1.0 - prediction);
+        let bucket = self.output_bucket(sample.features.len());
         let (_, _, ow, _) = self.parts();
-        let (g_fw, rest) = grad.split_at_mut(INPUTS * h);
+        let ow = &ow[bucket * 2 * h..(bucket + 1) * 2 * h];
+        let (g_fw, rest) = grad.split_at_mut(self.feature_weight_range().end);
         let (g_fb, rest) = rest.split_at_mut(h);
-        let (g_ow, g_ob) = rest.split_at_mut(2 * h);
-        g_ob[0] += d;
-        let Scratch { white, black, d_us, d_them } = scratch;
+        let (g_ow, g_ob) = rest.split_at_mut(self.output_weight_range().len());
+        g_ob[bucket] += d;
+        let Scratch { white_rows, black_rows, white, black, d_us, d_them } = scratch;
         let (us, them) = match sample.side {
             Color::White => (&*white, &*black),
             Color::Black => (&*black, &*white),
         };
-        let (g_ow_us, g_ow_them) = g_ow.split_at_mut(h);
+        let (g_ow_us, g_ow_them) = g_ow[bucket * 2 * h..(bucket + 1) * 2 * h].split_at_mut(h);
         output_backward(d, us, &ow[..h], g_ow_us, d_us);
         output_backward(d, them, &ow[h..], g_ow_them, d_them);
         for ((g, a), b) in g_fb.iter_mut().zip(d_us.iter()).zip(d_them.iter()) {
@@ -297,7 +436,7 @@ impl Network {
             Color::White => (&*d_us, &*d_them),
             Color::Black => (&*d_them, &*d_us),
         };
-        scatter(g_fw, sample.features, d_white, d_black);
+        scatter(g_fw, [white_rows, black_rows], d_white, d_black);
         error * error
     }
 
@@ -310,36 +449,54 @@ impl Network {
                 feature_index(Color::White, piece, square) as u16
             })
             .collect();
-        let mut scratch = Scratch::new(self.hidden);
+        let mut scratch = Scratch::new(self.hidden());
         self.output(&features, pos.side_to_move(), &mut scratch) * SCALE as f32
     }
 
-    /// Keeps every weight and every feature bias within ±[`WEIGHT_CLIP`], so quantised values
-    /// fit the engine's integer kernels (a clipped accumulator is at most 33 * 1.98 * 255 in
-    /// magnitude, far inside i16). The output bias is left free; it is an i32 in the file.
+    /// Keeps every weight and every feature bias within its clip limit (see [`groups`]), so
+    /// quantised values fit the engine's integer kernels (a clipped accumulator is at most
+    /// 33 * 1.98 * 255 in magnitude, far inside i16). The output biases are left free; they
+    /// are i32 in the file.
+    ///
+    /// [`groups`]: Network::groups
     pub fn clip(&mut self) {
-        let end = self.output_bias_index();
-        clip(&mut self.params[..end]);
+        for (range, _, limit) in self.groups() {
+            if let Some(limit) = limit {
+                clip(&mut self.params[range], limit);
+            }
+        }
     }
 
-    /// The network as the engine stores it: feature weights and biases `round(x * QA)` as
-    /// i16, output weights `round(x * QB)` as i16, the output bias `round(x * QA * QB)` as
-    /// i32 (products in f32, rounding half away from zero, saturating at the type's bounds).
+    /// The network as the engine stores it: feature weights (each bucket's row plus the
+    /// shared one) and biases `round(x * QA)` as i16, output weights `round(x * QB)` as i16,
+    /// output biases `round(x * QA * QB)` as i32 (products in f32, rounding half away from
+    /// zero, saturating at the type's bounds).
     pub fn quantise(&self) -> QuantisedNet {
         let (fw, fb, ow, ob) = self.parts();
         let quantise = |values: &[f32], scale: i32| -> Vec<i16> {
             values.iter().map(|&x| (x * scale as f32).round() as i16).collect()
         };
+        let architecture = &self.architecture;
+        let bucket_len = INPUTS * self.hidden();
+        let kings = architecture.buckets.king_buckets();
+        let mut merged = fw[..kings * bucket_len].to_vec();
+        if architecture.factoriser {
+            let shared = &fw[kings * bucket_len..];
+            for bucket in merged.chunks_exact_mut(bucket_len) {
+                add(bucket, shared);
+            }
+        }
         QuantisedNet {
             inputs: INPUTS,
-            hidden: self.hidden,
+            hidden: self.hidden(),
+            buckets: architecture.buckets,
             scale: SCALE as u32,
             qa: QA as u32,
             qb: QB as u32,
-            feature_weights: quantise(fw, QA),
+            feature_weights: quantise(&merged, QA),
             feature_bias: quantise(fb, QA),
             output_weights: quantise(ow, QB),
-            output_bias: (ob * (QA * QB) as f32).round() as i32,
+            output_bias: ob.iter().map(|&b| (b * (QA * QB) as f32).round() as i32).collect(),
         }
     }
 }
@@ -347,15 +504,17 @@ impl Network {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::{PieceType, Square};
+    use crate::chess::PieceType;
     use crate::eval::HIDDEN;
     use crate::train::data::Dataset;
 
-    const FENS: [&str; 4] = [
+    const FENS: [&str; 6] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b KQkq - 0 1",
         "8/2k5/8/3q4/8/8/5PP1/6K1 w - - 0 40",
         "4k3/8/8/8/8/8/4P3/R3K3 b Q - 0 1",
+        "6k1/5ppp/8/8/8/8/1K6/8 w - - 0 50",
+        "r1bq1rk1/pp3ppp/2n5/3p4/3P4/2NB4/PP3PPP/R2QK2R b KQ - 0 12",
     ];
 
     fn dataset() -> Dataset {
@@ -368,25 +527,62 @@ mod tests {
         data
     }
 
+    /// Eight king buckets, mirrored, three output buckets, with the factoriser.
+    fn bucketed(hidden: usize) -> Architecture {
+        let buckets = Buckets { output: 3, ..king_layout(8).unwrap() };
+        Architecture { hidden, buckets, factoriser: true }
+    }
+
+    /// The feature-weight rows of `view` for a position's White-view features, spelt out
+    /// from the rules (not from `feature_rows`).
+    fn reference_rows(architecture: &Architecture, features: &[u16], view: Color) -> Vec<usize> {
+        let decode = |f: u16| {
+            let f = usize::from(f);
+            let color = if f < 384 { Color::White } else { Color::Black };
+            (color, PieceType::ALL[(f % 384) / 64], (f % 64) as u8)
+        };
+        let own_king = features
+            .iter()
+            .map(|&f| decode(f))
+            .find(|&(color, kind, _)| color == view && kind == PieceType::King)
+            .map(|(_, _, square)| square)
+            .unwrap();
+        let buckets = &architecture.buckets;
+        let mirror = buckets.mirrored && own_king % 8 >= 4;
+        let relative = |square: u8| {
+            let square = if view == Color::White { square } else { square ^ 56 };
+            usize::from(if mirror { square ^ 7 } else { square })
+        };
+        let bucket = usize::from(buckets.king_map[relative(own_king)]);
+        let mut rows = Vec::new();
+        for &f in features {
+            let (color, kind, square) = decode(f);
+            let base = usize::from(color != view) * 384 + kind.index() * 64 + relative(square);
+            rows.push(bucket * INPUTS + base);
+            if architecture.factoriser {
+                rows.push(buckets.king_buckets() * INPUTS + base);
+            }
+        }
+        rows
+    }
+
     /// Loss summed over `data`, in f64 and written out independently of `backprop`.
-    fn reference_loss(params: &[f64], hidden: usize, data: &Dataset, wdl: f64) -> f64 {
-        let h = hidden;
-        let (fw, rest) = params.split_at(INPUTS * h);
+    fn reference_loss(
+        params: &[f64],
+        architecture: &Architecture,
+        data: &Dataset,
+        wdl: f64,
+    ) -> f64 {
+        let h = architecture.hidden;
+        let (fw, rest) = params.split_at(architecture.feature_rows() * h);
         let (fb, rest) = rest.split_at(h);
-        let (ow, ob) = rest.split_at(2 * h);
+        let (ow, ob) = rest.split_at(architecture.buckets.output * 2 * h);
         let mut total = 0.0;
         for index in 0..data.len() {
             let sample = data.sample(index);
             let mut views = [fb.to_vec(), fb.to_vec()];
-            for &f in sample.features {
-                let (piece, square) = {
-                    let f = usize::from(f);
-                    let color = if f < 384 { Color::White } else { Color::Black };
-                    let kind = PieceType::ALL[(f % 384) / 64];
-                    (crate::chess::Piece::new(color, kind), Square::new((f % 64) as u8))
-                };
-                for (view, acc) in Color::BOTH.into_iter().zip(views.iter_mut()) {
-                    let row = feature_index(view, piece, square);
+            for (view, acc) in Color::BOTH.into_iter().zip(views.iter_mut()) {
+                for row in reference_rows(architecture, sample.features, view) {
                     for (a, w) in acc.iter_mut().zip(&fw[row * h..(row + 1) * h]) {
                         *a += w;
                     }
@@ -396,10 +592,13 @@ mod tests {
                 Color::White => (&views[0], &views[1]),
                 Color::Black => (&views[1], &views[0]),
             };
+            let outputs = architecture.buckets.output;
+            let bucket = ((sample.features.len() - 2) * outputs / 32).min(outputs - 1);
+            let ow = &ow[bucket * 2 * h..];
             let screlu = |x: f64| x.clamp(0.0, 1.0).powi(2);
             let out: f64 =
                 (0..h).map(|i| screlu(us[i]) * ow[i] + screlu(them[i]) * ow[h + i]).sum::<f64>()
-                    + ob[0];
+                    + ob[bucket];
             let prediction = 1.0 / (1.0 + (-out).exp());
             let expected = 1.0 / (1.0 + (-f64::from(sample.score) / 400.0).exp());
             let target = (1.0 - wdl) * expected + wdl * 0.5 * f64::from(sample.result);
@@ -411,14 +610,22 @@ mod tests {
     /// Compares `backprop` with central differences of [`reference_loss`] for every parameter
     /// outside the feature weights and for the feature weights of active features in the
     /// columns `check_column` picks (the others must have exactly zero gradient).
-    fn check_gradient(hidden: usize, check_column: impl Fn(usize) -> bool) {
-        let mut net = Network::new(hidden, 3);
-        // Spread the biases so that units sit on both sides of the clipping range.
+    fn check_gradient(architecture: Architecture, check_column: impl Fn(usize) -> bool) {
+        let hidden = architecture.hidden;
+        let mut net = Network::with_architecture(architecture, 3);
+        // Spread the biases so that units sit on both sides of the clipping range, and give
+        // the shared rows values of their own.
         for (i, index) in net.feature_bias_range().enumerate() {
             net.params[index] = 0.3 * (i % 8) as f32 - 1.0;
         }
-        let ob = net.output_bias_index();
-        net.params[ob] = 0.2;
+        let shared = architecture.buckets.king_buckets() * INPUTS * hidden;
+        let end = net.feature_weight_range().end;
+        for (i, value) in net.params[shared..end].iter_mut().enumerate() {
+            *value = 0.01 * (i % 13) as f32 - 0.06;
+        }
+        for (i, index) in net.output_bias_range().enumerate() {
+            net.params[index] = 0.2 - 0.1 * i as f32;
+        }
         let data = dataset();
         let wdl = 0.3;
         let mut grad = vec![0.0f32; net.params.len()];
@@ -428,19 +635,20 @@ mod tests {
             loss += f64::from(net.backprop(&data.sample(index), wdl, &mut scratch, &mut grad));
         }
         let params: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
-        let reference = reference_loss(&params, hidden, &data, f64::from(wdl));
+        let reference = reference_loss(&params, &architecture, &data, f64::from(wdl));
         assert!((loss - reference).abs() < 1e-5, "{loss} vs {reference}");
-        let mut active = vec![false; INPUTS];
+        let mut active = vec![false; architecture.feature_rows()];
         for index in 0..data.len() {
-            for &f in data.sample(index).features {
-                active[usize::from(f)] = true;
-                active[flip(usize::from(f))] = true;
+            for view in Color::BOTH {
+                for row in reference_rows(&architecture, data.sample(index).features, view) {
+                    active[row] = true;
+                }
             }
         }
         let eps = 1e-5;
         let mut checked = 0;
         for index in 0..params.len() {
-            if index < INPUTS * hidden {
+            if index < net.feature_weight_range().end {
                 if !active[index / hidden] {
                     assert_eq!(grad[index], 0.0, "inactive feature {index} has a gradient");
                     continue;
@@ -451,14 +659,14 @@ mod tests {
             }
             let mut shifted = params.clone();
             shifted[index] = params[index] + eps;
-            let up = reference_loss(&shifted, hidden, &data, f64::from(wdl));
+            let up = reference_loss(&shifted, &architecture, &data, f64::from(wdl));
             shifted[index] = params[index] - eps;
-            let down = reference_loss(&shifted, hidden, &data, f64::from(wdl));
+            let down = reference_loss(&shifted, &architecture, &data, f64::from(wdl));
             let numeric = (up - down) / (2.0 * eps);
             let analytic = f64::from(grad[index]);
             assert!(
                 (numeric - analytic).abs() <= 1e-4 * numeric.abs().max(1e-2),
-                "hidden {hidden}, parameter {index}: analytic {analytic}, numeric {numeric}"
+                "{architecture:?}, parameter {index}: analytic {analytic}, numeric {numeric}"
             );
             checked += 1;
         }
@@ -469,22 +677,42 @@ mod tests {
     #[test]
     fn gradient_matches_finite_differences() {
         // Narrower than a tile: every parameter.
-        check_gradient(8, |_| true);
+        check_gradient(Architecture::plain(8), |_| true);
+        check_gradient(bucketed(8), |_| true);
         // A full tile and a partial one: columns around the tile boundary and a few inside.
-        check_gradient(TILE + 8, |column| [0, 5, 31, 62, 63, 64, 65, 70, 71].contains(&column));
+        let columns = |column| [0, 5, 31, 62, 63, 64, 65, 70, 71].contains(&column);
+        check_gradient(Architecture::plain(TILE + 8), columns);
+        check_gradient(bucketed(TILE + 8), columns);
     }
 
     #[test]
     fn evaluate_matches_the_sample_path() {
-        let net = Network::new(TILE + 16, 9);
-        let data = dataset();
-        let mut scratch = Scratch::new(TILE + 16);
-        for (index, fen) in FENS.iter().enumerate() {
-            let pos = Position::from_fen(fen).unwrap();
-            let sample = data.sample(index);
-            let out = net.output(sample.features, sample.side, &mut scratch);
-            assert!((net.evaluate(&pos) - out * 400.0).abs() < 1e-3);
+        for architecture in [Architecture::plain(TILE + 16), bucketed(TILE + 16)] {
+            let net = Network::with_architecture(architecture, 9);
+            let data = dataset();
+            let mut scratch = Scratch::new(TILE + 16);
+            for (index, fen) in FENS.iter().enumerate() {
+                let pos = Position::from_fen(fen).unwrap();
+                let sample = data.sample(index);
+                let out = net.output(sample.features, sample.side, &mut scratch);
+                assert!((net.evaluate(&pos) - out * 400.0).abs() < 1e-3);
+            }
         }
+    }
+
+    #[test]
+    fn king_layouts_cover_the_half_board() {
+        for count in [2, 4, 8, 16] {
+            let buckets = king_layout(count).unwrap();
+            assert_eq!(buckets.king_buckets(), count);
+            let used: std::collections::BTreeSet<u8> = (0..64)
+                .filter(|square| square % 8 < 4)
+                .map(|square| buckets.king_map[square])
+                .collect();
+            assert_eq!(used.len(), count, "every bucket has a square on files a-d");
+        }
+        assert_eq!(king_layout(1), Some(Buckets::NONE));
+        assert_eq!(king_layout(3), None);
     }
 
     /// The engine's integer evaluation as the file format documents it, in centipawns.
@@ -492,9 +720,13 @@ mod tests {
         let h = net.hidden;
         let bias: Vec<i64> = net.feature_bias.iter().map(|&b| i64::from(b)).collect();
         let mut views = [bias.clone(), bias];
+        let plain = Architecture { hidden: h, buckets: net.buckets, factoriser: false };
+        let features: Vec<u16> = pos
+            .occupied()
+            .map(|sq| feature_index(Color::White, pos.piece_on(sq).unwrap(), sq) as u16)
+            .collect();
         for (view, acc) in Color::BOTH.into_iter().zip(views.iter_mut()) {
-            for square in pos.occupied() {
-                let row = feature_index(view, pos.piece_on(square).unwrap(), square);
+            for row in reference_rows(&plain, &features, view) {
                 for (a, &w) in acc.iter_mut().zip(&net.feature_weights[row * h..(row + 1) * h]) {
                     *a += i64::from(w);
                 }
@@ -504,52 +736,66 @@ mod tests {
         let side = pos.side_to_move().index();
         let (us, them) = (&views[side], &views[1 - side]);
         let qa = i64::from(net.qa);
+        let bucket = net.buckets.output_bucket(pos.occupied().count());
+        let ow = &net.output_weights[bucket * 2 * h..];
         let mut sum = 0i64;
         for i in 0..h {
             let (a, b) = (us[i].clamp(0, qa), them[i].clamp(0, qa));
             // Half squares, as the engine's kernel computes them.
-            sum += ((a * a) >> 1) * i64::from(net.output_weights[i]);
-            sum += ((b * b) >> 1) * i64::from(net.output_weights[h + i]);
+            sum += ((a * a) >> 1) * i64::from(ow[i]);
+            sum += ((b * b) >> 1) * i64::from(ow[h + i]);
         }
-        let out = 2 * sum / qa + i64::from(net.output_bias);
+        let out = 2 * sum / qa + i64::from(net.output_bias[bucket]);
         out * i64::from(net.scale) / (qa * i64::from(net.qb))
     }
 
     #[test]
     fn quantised_net_survives_the_file_and_tracks_the_float_net() {
-        let mut net = Network::new(HIDDEN, 5);
-        for value in net.params_mut() {
-            *value *= 1.5;
-        }
-        net.clip();
-        let quantised = net.quantise();
-        let bytes = quantised.to_bytes();
-        let read = QuantisedNet::from_bytes(&bytes, INPUTS, HIDDEN).unwrap();
-        assert_eq!(read, quantised);
-        assert_eq!(read.feature_weights.len(), INPUTS * HIDDEN);
-        let ob = net.output_bias_index();
-        assert_eq!(read.output_bias, (net.params[ob] * (QA * QB) as f32).round() as i32);
-        // The same values back in float: the integer evaluation differs from it only by its
-        // truncating divisions, and from the original by the rounding of the parameters (with
-        // QB = 256 each saturated unit's output weight can be off by up to 400 / 512 cp).
-        let dequantised: Vec<f32> = read
-            .feature_weights
-            .iter()
-            .chain(&read.feature_bias)
-            .map(|&x| f32::from(x) / QA as f32)
-            .chain(read.output_weights.iter().map(|&x| f32::from(x) / QB as f32))
-            .chain([read.output_bias as f32 / (QA * QB) as f32])
-            .collect();
-        let dequantised = Network::from_params(HIDDEN, dequantised).unwrap();
-        for fen in FENS {
-            let pos = Position::from_fen(fen).unwrap();
-            let integer = integer_eval(&read, &pos) as f32;
-            let (float, exact) = (net.evaluate(&pos), dequantised.evaluate(&pos));
-            assert!(
-                (exact - integer).abs() <= 1.01,
-                "{fen}: dequantised {exact}, integer {integer}"
-            );
-            assert!((float - integer).abs() < 40.0, "{fen}: float {float}, integer {integer}");
+        for architecture in [Architecture::plain(HIDDEN), bucketed(HIDDEN)] {
+            let mut net = Network::with_architecture(architecture, 5);
+            for value in net.params_mut() {
+                *value *= 1.5;
+            }
+            let shared = architecture.buckets.king_buckets() * INPUTS * HIDDEN;
+            let end = net.feature_weight_range().end;
+            for (i, value) in net.params[shared..end].iter_mut().enumerate() {
+                *value = 0.02 * (i % 7) as f32 - 0.06;
+            }
+            net.clip();
+            let quantised = net.quantise();
+            let bytes = quantised.to_bytes();
+            let read = QuantisedNet::from_bytes(&bytes, INPUTS, HIDDEN).unwrap();
+            assert_eq!(read, quantised);
+            let kings = architecture.buckets.king_buckets();
+            assert_eq!(read.feature_weights.len(), kings * INPUTS * HIDDEN);
+            let ob = net.output_bias_range();
+            let want: Vec<i32> =
+                net.params[ob].iter().map(|&b| (b * (QA * QB) as f32).round() as i32).collect();
+            assert_eq!(read.output_bias, want);
+            // The same values back in float (as a net without the factoriser): the integer
+            // evaluation differs from it only by its truncating divisions, and from the
+            // original by the rounding of the parameters (with QB = 256 each saturated unit's
+            // output weight can be off by up to 400 / 512 cp).
+            let dequantised: Vec<f32> = read
+                .feature_weights
+                .iter()
+                .chain(&read.feature_bias)
+                .map(|&x| f32::from(x) / QA as f32)
+                .chain(read.output_weights.iter().map(|&x| f32::from(x) / QB as f32))
+                .chain(read.output_bias.iter().map(|&b| b as f32 / (QA * QB) as f32))
+                .collect();
+            let folded = Architecture { factoriser: false, ..architecture };
+            let dequantised = Network::from_parts(folded, dequantised).unwrap();
+            for fen in FENS {
+                let pos = Position::from_fen(fen).unwrap();
+                let integer = integer_eval(&read, &pos) as f32;
+                let (float, exact) = (net.evaluate(&pos), dequantised.evaluate(&pos));
+                assert!(
+                    (exact - integer).abs() <= 1.01,
+                    "{fen}: dequantised {exact}, integer {integer}"
+                );
+                assert!((float - integer).abs() < 40.0, "{fen}: float {float}, integer {integer}");
+            }
         }
     }
 
@@ -560,8 +806,14 @@ mod tests {
             *value = 5.0;
         }
         net.clip();
-        let ob = net.output_bias_index();
-        assert!(net.params[..ob].iter().all(|&x| x == WEIGHT_CLIP));
-        assert_eq!(net.params[ob], 5.0);
+        let ob = net.output_bias_range();
+        assert!(net.params[..ob.start].iter().all(|&x| x == WEIGHT_CLIP));
+        assert_eq!(net.params[ob], [5.0]);
+        // With the factoriser a bucket's row and the shared row share the clip.
+        let mut net = Network::with_architecture(bucketed(8), 1);
+        net.params_mut().fill(5.0);
+        net.clip();
+        let fw = net.feature_weight_range();
+        assert!(net.params[fw].iter().all(|&x| x == WEIGHT_CLIP / 2.0));
     }
 }
