@@ -136,10 +136,15 @@ fn simd_output_equals_the_portable_loop() {
         for w in weights.iter_mut() {
             *w = if wide { rng.random() } else { rng.random_range(-127..=127) };
         }
-        assert_eq!(
-            simd::screlu_output(&us, &them, &weights),
-            simd::scalar::screlu_output(&us, &them, &weights)
-        );
+        let portable = simd::scalar::screlu_output(&us, &them, &weights);
+        assert_eq!(simd::screlu_output(&us, &them, &weights), portable);
+        // Each kernel the build has, also those the dispatch above passes over.
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        // SAFETY: the build targets a CPU with AVX2.
+        assert_eq!(unsafe { simd::avx2::screlu_output(&us, &them, &weights) }, portable);
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
+        // SAFETY: the build targets a CPU with AVX-512 BW.
+        assert_eq!(unsafe { simd::avx512::screlu_output(&us, &them, &weights) }, portable);
     }
     // And on real accumulators with the real output weights.
     let pos = Position::from_fen(STARTS[1]).unwrap();

@@ -143,23 +143,30 @@ impl AccumulatorStack {
 
     /// Brings both accumulators of `ply` (whose position is `pos`) up to date.
     fn update(&mut self, net: &Network, ply: usize, pos: &Position) {
+        let mut first = [ply; 2];
         for view in Color::BOTH {
             let v = view.index();
-            let mut first = ply;
-            while !self.entries[first].computed[v] && !self.entries[first].needs_refresh[v] {
-                first -= 1;
+            while !self.entries[first[v]].computed[v] && !self.entries[first[v]].needs_refresh[v] {
+                first[v] -= 1;
             }
-            if !self.entries[first].computed[v] {
+            if !self.entries[first[v]].computed[v] {
                 // The king changed slot on the way: build from the cache at `ply` itself.
                 self.refresh_from_cache(net, ply, pos, view);
-                continue;
+                first[v] = ply;
             }
-            // Between `first` and `ply` the king stayed in the slot it has at `ply`.
-            let slot = net.king_slot(view, pos.king_square(view));
-            for at in first + 1..=ply {
-                let (before, after) = self.entries.split_at_mut(at);
-                let (parent, entry) = (&before[at - 1], &mut after[0]);
-                let delta = entry.delta;
+        }
+        // Between `first` and `ply` each king stayed in the slot it has at `ply`.
+        let slots = Color::BOTH.map(|view| net.king_slot(view, pos.king_square(view)));
+        for at in first[0].min(first[1]) + 1..=ply {
+            let (before, after) = self.entries.split_at_mut(at);
+            let (parent, entry) = (&before[at - 1], &mut after[0]);
+            let delta = entry.delta;
+            for view in Color::BOTH {
+                let v = view.index();
+                if at <= first[v] {
+                    continue;
+                }
+                let slot = slots[v];
                 let row = |&(piece, square): &(u8, u8)| {
                     let feature =
                         slot.feature(view, Piece::ALL[piece as usize], Square::new(square));

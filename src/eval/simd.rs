@@ -1,9 +1,10 @@
 //! The network's inner loops: accumulator updates and the output layer.
 //!
-//! With AVX2 (the build targets the CPU it is built on, see .cargo/config.toml) the output
-//! layer uses `std::arch` intrinsics; without it, or with the `scalar-eval` feature, portable
-//! loops give bit-identical results. The accumulator updates are plain loops over fixed-size
-//! arrays, which the compiler vectorises for whatever the target has.
+//! The output layer uses `std::arch` intrinsics for the best the build's target has (the build
+//! targets the CPU it is built on, see .cargo/config.toml): AVX-512 (BW), else AVX2; without
+//! either, or with the `scalar-eval` feature, portable loops give bit-identical results. The
+//! accumulator updates are plain loops over fixed-size arrays, which the compiler vectorises
+//! for whatever the target has (512-bit `vpaddw`/`vpsubw` on an AVX-512 machine).
 
 use super::{HIDDEN, QA};
 
@@ -65,14 +66,24 @@ pub fn sub_in_place(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
 /// half the squared activations (so that they fit an i16) times the output weights.
 #[inline(always)]
 pub fn screlu_output(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[i16]) -> i32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "avx2", not(feature = "scalar-eval")))]
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512bw", not(feature = "scalar-eval")))]
+    {
+        // SAFETY: the build enables AVX-512 BW for the target CPU, checked by the cfg above.
+        unsafe { avx512::screlu_output(us, them, weights) }
+    }
+    #[cfg(all(
+        target_arch = "x86_64",
+        target_feature = "avx2",
+        not(target_feature = "avx512bw"),
+        not(feature = "scalar-eval")
+    ))]
     {
         // SAFETY: the build enables AVX2 for the target CPU, checked by the cfg above.
         unsafe { avx2::screlu_output(us, them, weights) }
     }
     #[cfg(not(all(
         target_arch = "x86_64",
-        target_feature = "avx2",
+        any(target_feature = "avx2", target_feature = "avx512bw"),
         not(feature = "scalar-eval")
     )))]
     {
@@ -137,4 +148,40 @@ pub mod avx2 {
     }
 }
 
-const _: () = assert!(HIDDEN.is_multiple_of(16), "the SIMD loops take 16 values at a time");
+#[cfg(all(target_arch = "x86_64", target_feature = "avx512bw"))]
+pub mod avx512 {
+    use std::arch::x86_64::*;
+
+    use super::{HIDDEN, QA};
+
+    /// The AVX2 kernel's arithmetic 32 values at a time: each i32 lane sums half as many
+    /// pair products as there.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512 BW.
+    #[target_feature(enable = "avx512bw")]
+    pub unsafe fn screlu_output(us: &[i16; HIDDEN], them: &[i16; HIDDEN], weights: &[i16]) -> i32 {
+        assert!(weights.len() >= 2 * HIDDEN);
+        let zero = _mm512_setzero_si512();
+        let max = _mm512_set1_epi16(QA as i16);
+        let mut sum = _mm512_setzero_si512();
+        for (acc, w) in [(us, &weights[..HIDDEN]), (them, &weights[HIDDEN..2 * HIDDEN])] {
+            for i in (0..HIDDEN).step_by(32) {
+                // SAFETY: i + 32 <= HIDDEN for both slices (HIDDEN is a multiple of 32);
+                // unaligned loads have no alignment requirement.
+                let (x, w) = unsafe {
+                    (
+                        _mm512_loadu_si512(acc.as_ptr().add(i).cast()),
+                        _mm512_loadu_si512(w.as_ptr().add(i).cast()),
+                    )
+                };
+                let v = _mm512_min_epi16(_mm512_max_epi16(x, zero), max);
+                let half_square = _mm512_srli_epi16(_mm512_mullo_epi16(v, v), 1);
+                sum = _mm512_add_epi32(sum, _mm512_madd_epi16(half_square, w));
+            }
+        }
+        _mm512_reduce_add_epi32(sum)
+    }
+}
+
+const _: () = assert!(HIDDEN.is_multiple_of(32), "the SIMD loops take up to 32 values at a time");
