@@ -92,7 +92,7 @@ pub fn run_with_tables(
     middlegame_only: bool,
 ) -> BenchResult {
     let tt = match TranspositionTable::new(16) {
-        Ok(tt) => tt,
+        Ok(tt) => std::sync::Arc::new(tt),
         Err(_) => return BenchResult { nodes: 0, nps: 0, tbhits: 0 },
     };
     let mut workers = vec![Worker::new(0)];
@@ -109,7 +109,7 @@ pub fn run_with_tables(
             tablebases: tablebases.clone(),
             ..SearchJob::new(root, Limits { depth: Some(depth), ..Limits::default() })
         };
-        let shared = Shared::new();
+        let shared = std::sync::Arc::new(Shared::new());
         nodes += search::run(&job, &tt, &shared, &mut workers, &Silent).nodes;
         tbhits += shared.tb_hits.load(std::sync::atomic::Ordering::Relaxed);
     }

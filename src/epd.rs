@@ -7,7 +7,7 @@
 //! when stderr is a terminal.
 
 use std::io::{IsTerminal, Write};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use crate::chess::{Move, Position};
@@ -144,6 +144,7 @@ pub fn run(
 ) -> Summary {
     let tt = TranspositionTable::new(hash_mb)
         .or_else(|_| TranspositionTable::new(16))
+        .map(Arc::new)
         .expect("a 16 MB hash table");
     let mut workers: Vec<Worker> = (0..threads.max(1)).map(Worker::new).collect();
     let progress = std::io::stderr().is_terminal();
@@ -159,7 +160,7 @@ pub fn run(
         };
         let job = SearchJob::new(case.position, limits);
         let recorder = Recorder(Mutex::new(Vec::new()));
-        let result = search::run(&job, &tt, &Shared::new(), &mut workers, &recorder);
+        let result = search::run(&job, &tt, &Arc::new(Shared::new()), &mut workers, &recorder);
         let iterations = recorder.0.into_inner().unwrap_or_default();
         let chosen = result.best.unwrap_or(Move::NONE);
         let pass = case.is_right(chosen);

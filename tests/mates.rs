@@ -80,7 +80,7 @@ fn check_suite(min_exact: usize) {
     let (failures, unseen, count) = std::thread::Builder::new()
         .stack_size(search::STACK_SIZE)
         .spawn(move || {
-            let tt = TranspositionTable::new(16).unwrap();
+            let tt = std::sync::Arc::new(TranspositionTable::new(16).unwrap());
             let mut failures = Vec::new();
             let mut unseen = Vec::new();
             let count = positions.len();
@@ -91,7 +91,13 @@ fn check_suite(min_exact: usize) {
                 let limits = Limits { depth: Some(depth), ..Limits::default() };
                 let job = SearchJob::new(Position::from_fen(&fen).unwrap(), limits);
                 let reporter = Scores(Mutex::new(Vec::new()));
-                search::run(&job, &tt, &Shared::new(), &mut workers, &reporter);
+                search::run(
+                    &job,
+                    &tt,
+                    &std::sync::Arc::new(Shared::new()),
+                    &mut workers,
+                    &reporter,
+                );
                 let scores = reporter.0.into_inner().unwrap();
                 failures.extend(problems(&fen, dm, &scores, depth));
                 let exact = scores.iter().any(|&(d, s)| d == depth && s == ScoreReport::Mate(dm));

@@ -109,7 +109,7 @@ enum Ending {
 /// Plays `start` out with tables on both sides at `NODES` a move.
 fn play_out(start: Position, tables: &Arc<Tablebases>) -> (Ending, usize) {
     let winner = start.side_to_move();
-    let tt = TranspositionTable::new(4).unwrap();
+    let tt = std::sync::Arc::new(TranspositionTable::new(4).unwrap());
     let mut workers = vec![Worker::new(0)];
     let mut pos = start;
     // Keys since the last capture or pawn move, the current position last.
@@ -138,7 +138,8 @@ fn play_out(start: Position, tables: &Arc<Tablebases>) -> (Ending, usize) {
             }),
             ..SearchJob::new(pos, Limits { nodes: Some(NODES), ..Limits::default() })
         };
-        let best = search::run(&job, &tt, &Shared::new(), &mut workers, &Silent).best;
+        let best =
+            search::run(&job, &tt, &std::sync::Arc::new(Shared::new()), &mut workers, &Silent).best;
         pos.make_move(best.expect("a position with legal moves has a best move"));
         if pos.halfmove_clock() == 0 {
             keys.clear();

@@ -18,8 +18,8 @@ use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::Path;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use rand::rngs::StdRng;
@@ -85,7 +85,7 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
             let spawned = builder.spawn_scoped(scope, move || {
                 let mut rng =
                     StdRng::seed_from_u64(seed ^ (thread as u64).wrapping_mul(0x9e37_79b9));
-                let tt = TranspositionTable::new(16).expect("16 MB for the hash table");
+                let tt = Arc::new(TranspositionTable::new(16).expect("16 MB for the hash table"));
                 let mut workers = vec![Worker::new(0)];
                 while next_game.fetch_add(1, Ordering::Relaxed) < settings.games {
                     let start = if openings.is_empty() {
@@ -137,7 +137,7 @@ fn play_game(
     mut pos: Position,
     settings: &Settings,
     rng: &mut StdRng,
-    tt: &TranspositionTable,
+    tt: &Arc<TranspositionTable>,
     workers: &mut [Worker],
 ) -> Game {
     // Random plies first, for variety.
@@ -190,7 +190,7 @@ fn play_game(
             history: history.clone(),
             ..SearchJob::new(pos, Limits { nodes: Some(settings.nodes), ..Limits::default() })
         };
-        let shared = Shared::new();
+        let shared = Arc::new(Shared::new());
         let found = search::run(&job, tt, &shared, workers, &Silent);
         let Some(best) = found.best else { break 1 };
         let white_score = found.score * pos.side_to_move().sign();
@@ -264,7 +264,7 @@ mod tests {
     }
 
     fn play(fen: &str, settings: &Settings) -> (u8, Vec<PackedPosition>) {
-        let tt = TranspositionTable::new(1).unwrap();
+        let tt = Arc::new(TranspositionTable::new(1).unwrap());
         let mut rng = StdRng::seed_from_u64(1);
         let mut workers = vec![Worker::new(0)];
         let game =

@@ -8,9 +8,8 @@
 //! A shorter mate found this way is exact (nothing was left out), so later iterations report
 //! it even where their own pruned search loses sight of it again.
 
-use super::tt::TranspositionTable;
 use super::worker::{RootMove, Worker};
-use super::{INFINITY, MATE, MATE_BOUND, Shared};
+use super::{INFINITY, MATE, MATE_BOUND};
 use crate::chess::Position;
 
 /// Mates up to this many plies away (mate in 6 or mated in 6) are checked.
@@ -23,12 +22,7 @@ const MIN_NODE_BUDGET: u64 = 200_000;
 impl Worker {
     /// After a completed iteration (single line): reports a proven mate where the iteration
     /// lost sight of it, or checks a mate score that has not been checked yet.
-    pub(super) fn check_mate_distance(
-        &mut self,
-        root: &Position,
-        tt: &TranspositionTable,
-        shared: &Shared,
-    ) {
+    pub(super) fn check_mate_distance(&mut self, root: &Position) {
         if let Some(proven) = &self.mate_check.proven {
             if self.root_moves[0].score != proven.score {
                 let proven = proven.clone();
@@ -66,7 +60,7 @@ impl Worker {
         self.seldepth = 0;
         // A window that only a shorter mate gets into.
         let (alpha, beta) = if reported > 0 { (reported, INFINITY) } else { (-INFINITY, reported) };
-        let score = self.search_root(root, alpha, beta, plies - 1, tt, shared);
+        let score = self.search_root(root, alpha, beta, plies - 1);
         self.exhaustive = false;
         self.tb_limit = saved_tb_limit;
         self.exhaustive_node_limit = None;

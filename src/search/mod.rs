@@ -240,8 +240,8 @@ impl Reporter for RememberShown<'_> {
 /// reports the best move. Blocks until the search ends; `shared.stop` ends it early.
 pub fn run(
     job: &SearchJob,
-    tt: &TranspositionTable,
-    shared: &Shared,
+    tt: &Arc<TranspositionTable>,
+    shared: &Arc<Shared>,
     workers: &mut [Worker],
     reporter: &dyn Reporter,
 ) -> SearchResult {

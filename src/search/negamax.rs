@@ -8,9 +8,9 @@ use super::history::stat_bonus;
 use super::movepick::{MovePicker, OrderingContext};
 use super::params::*;
 use super::repetition::upcoming_repetition;
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, NO_EVAL, TtEntry, score_from_tt, score_to_tt, sharpen_eval};
 use super::worker::Worker;
-use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Shared, TB_BOUND, TB_WIN};
+use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, TB_BOUND, TB_WIN};
 use crate::tablebase::Wdl;
 
 /// Static evaluations are kept well inside the mate-score band.
@@ -18,39 +18,6 @@ const EVAL_LIMIT: i32 = 10_000;
 
 /// A table result is exact: it is stored as if searched this many plies deeper.
 const TB_DEPTH_BONUS: i32 = 6;
-
-/// Marks "no static evaluation stored" (the node was in check).
-pub(super) const NO_EVAL: i32 = i16::MIN as i32;
-
-/// Mate and table scores count from the root in search but from the node in the table.
-pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= TB_BOUND {
-        score + ply as i32
-    } else if score <= -TB_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-pub(super) fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= TB_BOUND {
-        score - ply as i32
-    } else if score <= -TB_BOUND {
-        score + ply as i32
-    } else {
-        score
-    }
-}
-
-/// Whether a stored bound settles the question "is the score inside (alpha, beta)?".
-pub(super) fn bound_allows_cutoff(bound: Bound, score: i32, alpha: i32, beta: i32) -> bool {
-    match bound {
-        Bound::Exact => true,
-        Bound::Lower => score >= beta,
-        Bound::Upper => score <= alpha,
-    }
-}
 
 impl Worker {
     /// Enters the child position reached by `mv` (or a null move when `mv` is `None`).
@@ -117,6 +84,24 @@ impl Worker {
         false
     }
 
+    /// The uncorrected static evaluation of `pos` at `ply`: the one stored with `entry`, or
+    /// the network's; `NO_EVAL` in check.
+    pub(super) fn raw_eval(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        in_check: bool,
+        entry: Option<TtEntry>,
+    ) -> i32 {
+        if in_check {
+            return NO_EVAL;
+        }
+        entry
+            .map(|e| e.eval)
+            .filter(|&e| e != NO_EVAL)
+            .unwrap_or_else(|| self.static_eval(pos, ply))
+    }
+
     /// The two moves that led to `ply` (two plies back, then one).
     #[inline]
     pub(super) fn last_moves(&self, ply: usize) -> LastMoves {
@@ -158,10 +143,8 @@ impl Worker {
         mut alpha: i32,
         beta: i32,
         depth: i32,
-        tt: &TranspositionTable,
-        shared: &Shared,
     ) -> i32 {
-        self.count_node(shared);
+        self.count_node();
         self.pv_len[0] = 0;
         self.frames[2].cutoffs = 0;
         self.frames[0].static_eval = if root.in_check() {
@@ -182,27 +165,16 @@ impl Worker {
             if !first {
                 // Late root moves are searched shallower first, as in the rest of the tree.
                 let reduced = depth - 1 - reduction;
-                score =
-                    -self.search::<false>(&child, -alpha - 1, -alpha, reduced, 1, true, tt, shared);
+                score = -self.search::<false>(&child, -alpha - 1, -alpha, reduced, 1, true);
                 if score > alpha && reduced < depth - 1 {
-                    score = -self.search::<false>(
-                        &child,
-                        -alpha - 1,
-                        -alpha,
-                        depth - 1,
-                        1,
-                        true,
-                        tt,
-                        shared,
-                    );
+                    score = -self.search::<false>(&child, -alpha - 1, -alpha, depth - 1, 1, true);
                 }
             }
             // Only a PV search leaves this move's line in `pv[1]`; after a null-window one it
             // holds an earlier move's line.
             let pv_searched = first || (score > alpha && score < beta);
             if pv_searched {
-                score =
-                    -self.search::<true>(&child, -beta, -alpha, depth - 1, 1, false, tt, shared);
+                score = -self.search::<true>(&child, -beta, -alpha, depth - 1, 1, false);
             }
             self.pop();
             self.root_moves[i].nodes += self.nodes - nodes_before;
@@ -267,7 +239,6 @@ impl Worker {
 
     /// Principal-variation search. `PV` nodes have an open window; the others are searched
     /// with a null window and `cut_node` says whether a fail-high is expected.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn search<const PV: bool>(
         &mut self,
         pos: &Position,
@@ -276,8 +247,6 @@ impl Worker {
         mut depth: i32,
         ply: usize,
         cut_node: bool,
-        tt: &TranspositionTable,
-        shared: &Shared,
     ) -> i32 {
         let in_check = pos.in_check();
         // Check extension: a checked side gets one more ply to find its way out. Bounded by
@@ -286,9 +255,9 @@ impl Worker {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch::<PV>(pos, alpha, beta, ply, tt, shared);
+            return self.qsearch::<PV>(pos, alpha, beta, ply);
         }
-        self.count_node(shared);
+        self.count_node();
         if self.stopped {
             return 0;
         }
@@ -326,7 +295,7 @@ impl Worker {
         // (not while a move is excluded: the stored result includes that move).
         let excluded = self.frames[ply].excluded;
         let key = pos.key();
-        let entry = tt.probe(key);
+        let entry = self.tt().probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
         let hash_score = entry.map(|e| score_from_tt(e.score, ply));
         // A node that is or was on a principal variation: reduced less, and remembered as such.
@@ -339,7 +308,7 @@ impl Worker {
             && excluded.is_none()
             && let (Some(e), Some(score)) = (entry, hash_score)
             && e.depth >= depth
-            && bound_allows_cutoff(e.bound, score, alpha, beta)
+            && e.bound.allows_cutoff(score, alpha, beta)
         {
             return score;
         }
@@ -360,19 +329,16 @@ impl Worker {
             // A mated position is lost in the table, but the search scores it as a mate.
             && !(wdl == Wdl::Loss && in_check && !pos.has_legal_move())
         {
-            shared.tb_hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.shared().tb_hits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let (score, bound) = match wdl.outcome(self.tb_fifty_move_rule) {
                 1 => (TB_WIN - ply as i32, Bound::Lower),
                 -1 => (-TB_WIN + ply as i32, Bound::Upper),
                 // A cursed win is a draw, but one the opponent may still spoil.
                 _ => (DRAW + (wdl.as_number()).signum(), Bound::Exact),
             };
-            if bound == Bound::Exact
-                || (bound == Bound::Lower && score >= beta)
-                || (bound == Bound::Upper && score <= alpha)
-            {
+            if bound.allows_cutoff(score, alpha, beta) {
                 let stored_depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
-                tt.store(
+                self.tt().store(
                     key,
                     Move::NONE,
                     score_to_tt(score, ply),
@@ -394,26 +360,12 @@ impl Worker {
         }
 
         // Step 4. Static evaluation, sharpened by the stored score's bound.
-        let raw_eval = if in_check {
-            NO_EVAL
-        } else {
-            entry
-                .map(|e| e.eval)
-                .filter(|&e| e != NO_EVAL)
-                .unwrap_or_else(|| self.static_eval(pos, ply))
-        };
+        let raw_eval = self.raw_eval(pos, ply, in_check, entry);
         // The correction history's view of how far the evaluation misses with these pawns and
         // pieces; the table keeps the uncorrected evaluation.
         let static_eval = if in_check { NO_EVAL } else { raw_eval + self.correction(pos, ply) };
-        let mut eval = static_eval;
-        if let (Some(e), Some(score)) = (entry, hash_score)
-            && !in_check
-            && score.abs() < TB_BOUND
-            && ((e.bound == Bound::Lower && score > eval)
-                || (e.bound == Bound::Upper && score < eval))
-        {
-            eval = score;
-        }
+        let stored = entry.zip(hash_score).map(|(e, score)| (e.bound, score));
+        let eval = if in_check { NO_EVAL } else { sharpen_eval(static_eval, stored, TB_BOUND) };
         self.frames[ply].static_eval = static_eval;
         let improving = !in_check
             && ply >= 2
@@ -439,7 +391,7 @@ impl Worker {
                 && alpha < MATE_BOUND
                 && eval + razor_base() + razor_per_depth2() * depth * depth <= alpha
             {
-                let score = self.qsearch::<false>(pos, alpha, alpha + 1, ply, tt, shared);
+                let score = self.qsearch::<false>(pos, alpha, alpha + 1, ply);
                 if self.stopped {
                     return 0;
                 }
@@ -470,8 +422,6 @@ impl Worker {
                     depth - reduction,
                     ply + 1,
                     !cut_node,
-                    tt,
-                    shared,
                 );
                 self.pop();
                 if self.stopped {
@@ -511,17 +461,11 @@ impl Worker {
                 }
                 let mut child = *pos;
                 child.make_move(mv);
-                tt.prefetch(child.key());
+                self.tt().prefetch(child.key());
                 self.push(pos, Some(mv), &child, ply);
                 // A quiescence search first: most captures fail it, cheaply.
-                let mut score = -self.qsearch::<false>(
-                    &child,
-                    -probcut_beta,
-                    -probcut_beta + 1,
-                    ply + 1,
-                    tt,
-                    shared,
-                );
+                let mut score =
+                    -self.qsearch::<false>(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
                 if score >= probcut_beta {
                     score = -self.search::<false>(
                         &child,
@@ -530,8 +474,6 @@ impl Worker {
                         depth - probcut_depth_reduction(),
                         ply + 1,
                         !cut_node,
-                        tt,
-                        shared,
                     );
                 }
                 self.pop();
@@ -540,7 +482,7 @@ impl Worker {
                 }
                 if score >= probcut_beta {
                     let stored_depth = depth - probcut_depth_reduction() + 1;
-                    tt.store(
+                    self.tt().store(
                         key,
                         mv,
                         score_to_tt(score, ply),
@@ -650,8 +592,6 @@ impl Worker {
                     (depth - 1) / 2,
                     ply,
                     cut_node,
-                    tt,
-                    shared,
                 );
                 self.frames[ply].excluded = Move::NONE;
                 if self.stopped {
@@ -678,7 +618,7 @@ impl Worker {
 
             let mut child = *pos;
             child.make_move(mv);
-            tt.prefetch(child.key());
+            self.tt().prefetch(child.key());
             self.push(pos, Some(mv), &child, ply);
             if extension >= 2 {
                 self.frames[ply + 1].double_extensions += 1;
@@ -718,16 +658,7 @@ impl Worker {
                     reduction += 1;
                 }
                 let reduced = (new_depth - reduction.max(0)).clamp(1, new_depth);
-                score = -self.search::<false>(
-                    &child,
-                    -alpha - 1,
-                    -alpha,
-                    reduced,
-                    ply + 1,
-                    true,
-                    tt,
-                    shared,
-                );
+                score = -self.search::<false>(&child, -alpha - 1, -alpha, reduced, ply + 1, true);
                 if score > alpha && reduced < new_depth {
                     // The reduced search beat alpha: search again, a ply deeper still if it
                     // beat the best score by a wide margin, a ply shallower if only just.
@@ -742,8 +673,6 @@ impl Worker {
                             research_depth,
                             ply + 1,
                             !cut_node,
-                            tt,
-                            shared,
                         );
                     }
                     // What the full-depth search said of this move teaches its continuation
@@ -766,21 +695,10 @@ impl Worker {
                     new_depth,
                     ply + 1,
                     !cut_node,
-                    tt,
-                    shared,
                 );
             }
             if PV && (moves_searched == 1 || score > alpha) {
-                score = -self.search::<true>(
-                    &child,
-                    -beta,
-                    -alpha,
-                    new_depth,
-                    ply + 1,
-                    false,
-                    tt,
-                    shared,
-                );
+                score = -self.search::<true>(&child, -beta, -alpha, new_depth, ply + 1, false);
             }
             self.pop();
             if self.stopped {
@@ -840,7 +758,15 @@ impl Worker {
             Bound::Upper
         };
         if excluded.is_none() {
-            tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, depth, bound, tt_pv);
+            self.tt().store(
+                key,
+                best_move,
+                score_to_tt(best_score, ply),
+                raw_eval,
+                depth,
+                bound,
+                tt_pv,
+            );
         }
 
         // Step 12b. No move here reached alpha: the opponent's quiet move that led here was a

@@ -4,11 +4,10 @@
 use crate::chess::{Move, MoveKind, Position, SEE_VALUES};
 
 use super::movepick::{MovePicker, OrderingContext};
-use super::negamax::{NO_EVAL, bound_allows_cutoff, score_from_tt, score_to_tt};
 use super::params::*;
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, score_from_tt, score_to_tt, sharpen_eval};
 use super::worker::Worker;
-use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY, Shared};
+use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 
 impl Worker {
     /// Quiescence search: only captures and promotions (all evasions when in check), until
@@ -19,10 +18,8 @@ impl Worker {
         mut alpha: i32,
         beta: i32,
         ply: usize,
-        tt: &TranspositionTable,
-        shared: &Shared,
     ) -> i32 {
-        self.count_node(shared);
+        self.count_node();
         if self.stopped {
             return 0;
         }
@@ -41,36 +38,21 @@ impl Worker {
         }
 
         let key = pos.key();
-        let entry = tt.probe(key);
+        let entry = self.tt().probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
         if !PV
             && let Some(e) = entry
-            && bound_allows_cutoff(e.bound, score_from_tt(e.score, ply), alpha, beta)
+            && e.bound.allows_cutoff(score_from_tt(e.score, ply), alpha, beta)
         {
             return score_from_tt(e.score, ply);
         }
 
         // Standing pat: the side to move may decline every capture.
-        let raw_eval = if in_check {
-            NO_EVAL
-        } else {
-            entry
-                .map(|e| e.eval)
-                .filter(|&e| e != NO_EVAL)
-                .unwrap_or_else(|| self.static_eval(pos, ply))
-        };
+        let raw_eval = self.raw_eval(pos, ply, in_check, entry);
         let mut best_score = -INFINITY;
         if !in_check {
-            best_score = raw_eval + self.correction(pos, ply);
-            if let Some(e) = entry {
-                let score = score_from_tt(e.score, ply);
-                if score.abs() < MATE_BOUND
-                    && ((e.bound == Bound::Lower && score > best_score)
-                        || (e.bound == Bound::Upper && score < best_score))
-                {
-                    best_score = score;
-                }
-            }
+            let stored = entry.map(|e| (e.bound, score_from_tt(e.score, ply)));
+            best_score = sharpen_eval(raw_eval + self.correction(pos, ply), stored, MATE_BOUND);
             if best_score >= beta {
                 return best_score;
             }
@@ -100,9 +82,9 @@ impl Worker {
             }
             let mut child = *pos;
             child.make_move(mv);
-            tt.prefetch(child.key());
+            self.tt().prefetch(child.key());
             self.push(pos, Some(mv), &child, ply);
-            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, tt, shared);
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
             self.pop();
             if self.stopped {
                 return 0;
@@ -125,7 +107,7 @@ impl Worker {
             return -MATE + ply as i32;
         }
         let bound = if best_score >= beta { Bound::Lower } else { Bound::Upper };
-        tt.store(key, best_move, score_to_tt(best_score, ply), raw_eval, 0, bound, PV);
+        self.tt().store(key, best_move, score_to_tt(best_score, ply), raw_eval, 0, bound, PV);
         best_score
     }
 }

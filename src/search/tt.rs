@@ -8,7 +8,46 @@ use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
+use super::TB_BOUND;
 use crate::chess::Move;
+
+/// Marks "no static evaluation stored" (the node was in check).
+pub const NO_EVAL: i32 = i16::MIN as i32;
+
+/// Mate and table scores count from the root in search but from the node in the table.
+pub fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= TB_BOUND {
+        score + ply as i32
+    } else if score <= -TB_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= TB_BOUND {
+        score - ply as i32
+    } else if score <= -TB_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// `eval` moved to a stored score where its bound says the true score lies beyond `eval` (a
+/// lower bound above it or an upper bound below it); scores of magnitude `limit` or more are
+/// left out. The main search passes `TB_BOUND`: its evaluation feeds pruning margins and the
+/// null-move reduction, which a table or mate bound would turn into nonsense. Quiescence
+/// passes `MATE_BOUND`: its stand pat is only compared with the window, where a table win
+/// is as good a bound as any.
+pub fn sharpen_eval(eval: i32, stored: Option<(Bound, i32)>, limit: i32) -> i32 {
+    match stored {
+        Some((Bound::Lower, score)) if score.abs() < limit && score > eval => score,
+        Some((Bound::Upper, score)) if score.abs() < limit && score < eval => score,
+        _ => eval,
+    }
+}
 
 /// How a stored score relates to the true value.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -18,6 +57,18 @@ pub enum Bound {
     /// The score is at least this (a move failed high).
     Lower = 2,
     Exact = 3,
+}
+
+impl Bound {
+    /// Whether a `score` with this bound settles the question "is the score inside
+    /// (alpha, beta)?".
+    pub fn allows_cutoff(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug)]

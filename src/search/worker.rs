@@ -102,6 +102,10 @@ pub struct Worker {
     /// Where that search gives up.
     pub(super) exhaustive_node_limit: Option<u64>,
     pub(super) mate_check: MateCheck,
+    /// The hash table and the state shared with the other threads, held while a search
+    /// runs (released after it, so that a new `Hash` size frees the old table).
+    tt: Option<Arc<TranspositionTable>>,
+    shared: Option<Arc<Shared>>,
 }
 
 impl Worker {
@@ -141,6 +145,8 @@ impl Worker {
             exhaustive: false,
             exhaustive_node_limit: None,
             mate_check: MateCheck::default(),
+            tt: None,
+            shared: None,
         }
     }
 
@@ -150,27 +156,39 @@ impl Worker {
         self.correction.clear();
     }
 
+    /// The hash table of the search in progress.
+    #[inline(always)]
+    pub(super) fn tt(&self) -> &TranspositionTable {
+        self.tt.as_deref().expect("the hash table is set while a search runs")
+    }
+
+    /// The state shared by the threads of the search in progress.
+    #[inline(always)]
+    pub(super) fn shared(&self) -> &Shared {
+        self.shared.as_deref().expect("the shared state is set while a search runs")
+    }
+
     pub(super) fn is_main(&self) -> bool {
         self.id == 0
     }
 
     /// Counts a node and, every so often, checks whether to stop.
     #[inline(always)]
-    pub(super) fn count_node(&mut self, shared: &Shared) {
+    pub(super) fn count_node(&mut self) {
         self.nodes += 1;
         self.unreported_nodes += 1;
         if self.node_limit.is_some_and(|limit| self.nodes >= limit) && self.root_depth > 1 {
             self.stopped = true;
-            shared.stop();
+            self.shared().stop();
         }
         if self.unreported_nodes >= 1024 {
-            shared.nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
+            self.shared().nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
             self.unreported_nodes = 0;
-            self.check_stop(shared);
+            self.check_stop();
         }
     }
 
-    fn check_stop(&mut self, shared: &Shared) {
+    fn check_stop(&mut self) {
         if self.exhaustive_node_limit.is_some_and(|limit| self.nodes >= limit) {
             self.stopped = true;
             return;
@@ -179,17 +197,17 @@ impl Worker {
         if self.root_depth <= 1 {
             return;
         }
-        if shared.stop.load(Ordering::Relaxed) {
+        if self.shared().stop.load(Ordering::Relaxed) {
             self.stopped = true;
             return;
         }
         if self.is_main()
-            && !shared.pondering.load(Ordering::Relaxed)
+            && !self.shared().pondering.load(Ordering::Relaxed)
             && let Some(time) = &self.time
-            && time.hard_limit_reached(shared.clock_start().elapsed())
+            && time.hard_limit_reached(self.shared().clock_start().elapsed())
         {
             self.stopped = true;
-            shared.stop();
+            self.shared().stop();
         }
     }
 
@@ -198,11 +216,13 @@ impl Worker {
     pub fn iterative_deepening(
         &mut self,
         job: &SearchJob,
-        tt: &TranspositionTable,
-        shared: &Shared,
+        tt: &Arc<TranspositionTable>,
+        shared: &Arc<Shared>,
         reporter: &dyn Reporter,
     ) -> SearchResult {
-        self.prepare(job, shared);
+        self.tt = Some(Arc::clone(tt));
+        self.shared = Some(Arc::clone(shared));
+        self.prepare(job);
         let root = job.root;
         let max_depth = job.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
         // A limited strength chooses among several lines; only `job.multipv` are shown.
@@ -232,20 +252,20 @@ impl Worker {
                 for pv_index in 0..multipv {
                     self.pv_index = pv_index;
                     self.seldepth = 0;
-                    self.aspiration(&root, depth, tt, shared, reporter, job);
+                    self.aspiration(&root, depth, reporter, job);
                     if self.stopped {
                         break;
                     }
                     if self.is_main() && multipv == 1 {
-                        self.check_mate_distance(&root, tt, shared);
+                        self.check_mate_distance(&root);
                     }
                     // Sort the lines found so far; keep the unsearched ones in order.
                     self.root_moves[..=pv_index].sort_by_key(|rm| -rm.score);
                     // All lines at the end of the iteration; each line as it comes when slow.
                     let last_line = pv_index + 1 == multipv;
-                    let slow = shared.clock_start().elapsed() > Duration::from_secs(3);
+                    let slow = self.shared().clock_start().elapsed() > Duration::from_secs(3);
                     if self.is_main() && (last_line || slow) {
-                        self.report(depth, (pv_index + 1).min(shown), tt, shared, reporter);
+                        self.report(depth, (pv_index + 1).min(shown), reporter);
                     }
                 }
                 if self.stopped {
@@ -257,18 +277,18 @@ impl Worker {
                     last_best = self.root_moves[0].mv;
                 }
                 if !self.is_main() {
-                    if shared.stop.load(Ordering::Relaxed) {
+                    if self.shared().stop.load(Ordering::Relaxed) {
                         break;
                     }
                     continue;
                 }
-                if self.should_stop_deepening(job, shared, depth, instability) {
+                if self.should_stop_deepening(job, depth, instability) {
                     break;
                 }
                 instability /= 2;
             }
         }
-        shared.nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
+        self.shared().nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
         self.unreported_nodes = 0;
         // Holding no tables between searches lets a new `SyzygyPath` unmap the old ones.
         self.tables = None;
@@ -276,17 +296,20 @@ impl Worker {
 
         if self.is_main() {
             // In `go infinite` and `go ponder` the move waits for `stop` or `ponderhit`.
-            while !shared.stop.load(Ordering::SeqCst)
-                && (job.limits.infinite || shared.pondering.load(Ordering::SeqCst))
+            while !self.shared().stop.load(Ordering::SeqCst)
+                && (job.limits.infinite || self.shared().pondering.load(Ordering::SeqCst))
             {
                 std::thread::sleep(Duration::from_millis(1));
             }
-            shared.stop();
+            self.shared().stop();
         }
-        self.result(job, completed_depth, tt)
+        let result = self.result(job, completed_depth);
+        self.tt = None;
+        self.shared = None;
+        result
     }
 
-    fn prepare(&mut self, job: &SearchJob, shared: &Shared) {
+    fn prepare(&mut self, job: &SearchJob) {
         let root = &job.root;
         self.nodes = 0;
         self.unreported_nodes = 0;
@@ -326,7 +349,7 @@ impl Worker {
                 tb_score: None,
             })
             .collect();
-        self.prepare_tablebases(job, shared);
+        self.prepare_tablebases(job);
         // Start from a sensible order: the static exchange and evaluation after each move.
         let mut scored: Vec<(i32, RootMove)> = self
             .root_moves
@@ -344,7 +367,7 @@ impl Worker {
     /// Takes the job's tables, and when the root is in them keeps only the root moves that
     /// keep its best result (see `Tablebases::rank_root_moves`); the search chooses among
     /// those.
-    fn prepare_tablebases(&mut self, job: &SearchJob, shared: &Shared) {
+    fn prepare_tablebases(&mut self, job: &SearchJob) {
         let Some(tb) = &job.tablebases else {
             self.tables = None;
             self.tb_limit = 0;
@@ -367,7 +390,7 @@ impl Worker {
             return;
         };
         if self.is_main() {
-            shared.tb_hits.fetch_add(moves.len() as u64, Ordering::Relaxed);
+            self.shared().tb_hits.fetch_add(moves.len() as u64, Ordering::Relaxed);
         }
         self.root_moves.retain_mut(|rm| match kept.iter().find(|k| k.mv == rm.mv) {
             Some(ranked) => {
@@ -384,8 +407,6 @@ impl Worker {
         &mut self,
         root: &Position,
         depth: i32,
-        tt: &TranspositionTable,
-        shared: &Shared,
         reporter: &dyn Reporter,
         job: &SearchJob,
     ) {
@@ -398,7 +419,7 @@ impl Worker {
             (-INFINITY, INFINITY)
         };
         loop {
-            let score = self.search_root(root, alpha, beta, depth, tt, shared);
+            let score = self.search_root(root, alpha, beta, depth);
             // Put the best move of this attempt first among the lines not yet fixed (also
             // when stopped: a move that already beat the old best is the better choice).
             self.root_moves[self.pv_index..].sort_by_key(|rm| -rm.score);
@@ -417,22 +438,16 @@ impl Worker {
                 return;
             }
             // Show long fail-highs/lows so a GUI sees progress.
-            let elapsed = shared.clock_start().elapsed();
+            let elapsed = self.shared().clock_start().elapsed();
             if self.is_main() && job.multipv == 1 && elapsed > Duration::from_secs(3) {
-                self.report(depth, 1, tt, shared, reporter);
+                self.report(depth, 1, reporter);
             }
             delta += delta / 2;
         }
     }
 
     /// Decides after a completed iteration whether to start another one.
-    fn should_stop_deepening(
-        &self,
-        job: &SearchJob,
-        shared: &Shared,
-        depth: i32,
-        instability: u32,
-    ) -> bool {
+    fn should_stop_deepening(&self, job: &SearchJob, depth: i32, instability: u32) -> bool {
         let best = &self.root_moves[0];
         if let Some(mate) = job.limits.mate
             && best.score >= MATE_BOUND
@@ -440,7 +455,7 @@ impl Worker {
         {
             return true;
         }
-        if shared.pondering.load(Ordering::Relaxed) {
+        if self.shared().pondering.load(Ordering::Relaxed) {
             return false;
         }
         let Some(time) = &self.time else { return false };
@@ -463,21 +478,14 @@ impl Worker {
         let best_share = (best.nodes * 100 / self.nodes.max(1)).min(100) as u32;
         let share_scale = (tm_node_share_pivot() as u32 - best_share) * tm_node_share_gain() as u32;
         let scale = scale * share_scale / 10_000;
-        !time.may_continue(shared.clock_start().elapsed(), scale)
+        !time.may_continue(self.shared().clock_start().elapsed(), scale)
     }
 
-    fn report(
-        &self,
-        depth: i32,
-        lines: usize,
-        tt: &TranspositionTable,
-        shared: &Shared,
-        reporter: &dyn Reporter,
-    ) {
-        let elapsed = shared.clock_start().elapsed().as_millis() as u64;
-        let nodes = shared.nodes.load(Ordering::Relaxed) + self.unreported_nodes;
-        let hashfull = tt.hashfull();
-        let tbhits = shared.tb_hits.load(Ordering::Relaxed);
+    fn report(&self, depth: i32, lines: usize, reporter: &dyn Reporter) {
+        let elapsed = self.shared().clock_start().elapsed().as_millis() as u64;
+        let nodes = self.shared().nodes.load(Ordering::Relaxed) + self.unreported_nodes;
+        let hashfull = self.tt().hashfull();
+        let tbhits = self.shared().tb_hits.load(Ordering::Relaxed);
         for (i, rm) in self.root_moves.iter().take(lines).enumerate() {
             if rm.score == -INFINITY {
                 continue;
@@ -502,7 +510,7 @@ impl Worker {
         }
     }
 
-    fn result(&self, job: &SearchJob, depth: i32, tt: &TranspositionTable) -> SearchResult {
+    fn result(&self, job: &SearchJob, depth: i32) -> SearchResult {
         let root = &job.root;
         let mut chosen = self.root_moves.first();
         if let Some(strength) = job.strength {
@@ -536,7 +544,8 @@ impl Worker {
             // Fall back on the hash table for the expected reply.
             let mut child = *root;
             child.make_move(best.mv);
-            ponder = tt
+            ponder = self
+                .tt()
                 .probe(child.key())
                 .map(|e| e.mv)
                 .filter(|&mv| !mv.is_none() && child.legal_moves().contains(mv));
