@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lazy SMP scaling: time to depth and nodes/second with 1 and with 2 threads.
 
-Searches the first positions of the bench set (src/bench.rs) to a fixed depth with each
+Searches the first positions of the bench set (src/tools/bench.rs) to a fixed depth with each
 thread count, a fresh 64 MiB hash per position, and reports the total and median speed-up.
 
     python3 scripts/threads.py [--engine target/release/zwischen] [--depth 16] [--positions 12]

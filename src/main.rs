@@ -61,7 +61,7 @@ enum Command {
     },
     /// Search the fixed bench positions to a fixed depth; prints "N nodes M nps" last.
     Bench {
-        #[arg(default_value_t = zwischen::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
+        #[arg(default_value_t = zwischen::tools::bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(i32).range(1..=64))]
         depth: i32,
         /// Load the Syzygy tables in these directories first (as `SyzygyPath`): the cost of
         /// loaded tables to a middlegame search.
@@ -122,8 +122,8 @@ enum Command {
         /// EPD/FEN openings to start from (default: the start position).
         #[arg(long)]
         openings: Option<String>,
-        /// Data file, appended to: whole games (src/datagen/games.rs) or, with `--format
-        /// records`, 32-byte records (src/datagen/packed.rs).
+        /// Data file, appended to: whole games (src/tools/records/games.rs) or, with `--format
+        /// records`, 32-byte records (src/tools/records/packed.rs).
         #[arg(long)]
         out: String,
         /// `games` (compact, every position) or `records` (32 bytes a training position).
@@ -145,9 +145,9 @@ enum Command {
         to_text: bool,
     },
     /// Developer tool: train the NNUE on datagen records; writes the quantised net after every
-    /// epoch (see src/train/mod.rs).
+    /// epoch (see src/tools/train/mod.rs).
     #[command(hide = true)]
-    Train(zwischen::train::Settings),
+    Train(TrainArgs),
     /// Developer tool: fit the UCI_ShowWDL model to datagen records (scores and results).
     #[command(hide = true)]
     FitWdl {
@@ -170,6 +170,101 @@ enum Command {
         #[arg(long, default_value_t = chess::tables_gen::DEFAULT_SEED)]
         seed: u64,
     },
+}
+
+/// `zwischen train`'s command line; the defaults are the library's
+/// (`zwischen::tools::train::Settings::default`).
+#[derive(clap::Args)]
+struct TrainArgs {
+    /// A data file (games or 32-byte records); repeat for several.
+    #[arg(long, required = true)]
+    data: Vec<std::path::PathBuf>,
+    /// The quantised network file, rewritten after every epoch.
+    #[arg(long)]
+    out: std::path::PathBuf,
+    /// Hidden width (default: the engine's, or the checkpoint's when resuming).
+    #[arg(long)]
+    hidden: Option<usize>,
+    /// King buckets of the inputs: 1 (none), or 2, 4, 8 or 16, mirrored left-right;
+    /// ignored when resuming.
+    #[arg(long, default_value_t = train_defaults().king_buckets)]
+    king_buckets: usize,
+    /// Output buckets, chosen by the number of pieces (1 to 16); ignored when resuming.
+    #[arg(long, default_value_t = train_defaults().output_buckets)]
+    output_buckets: usize,
+    /// Train king buckets without shared (factoriser) rows.
+    #[arg(long)]
+    no_factoriser: bool,
+    #[arg(long, default_value_t = train_defaults().epochs)]
+    epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = train_defaults().batch)]
+    batch: usize,
+    /// Learning rate of the first epoch.
+    #[arg(long, default_value_t = train_defaults().lr)]
+    lr: f32,
+    /// Last epoch's learning rate as a share of --lr (cosine in between).
+    #[arg(long, default_value_t = train_defaults().final_lr_ratio)]
+    final_lr_ratio: f32,
+    /// Epochs (from 0) at which the learning rate drops by --lr-drop-factor, instead of the
+    /// cosine schedule: e.g. `--lr-drops 20,30`.
+    #[arg(long, value_delimiter = ',')]
+    lr_drops: Vec<usize>,
+    #[arg(long, default_value_t = train_defaults().lr_drop_factor)]
+    lr_drop_factor: f32,
+    /// Weight of the game result in the target (the rest is the search score).
+    #[arg(long, default_value_t = train_defaults().wdl)]
+    wdl: f32,
+    #[arg(long, default_value_t = train_defaults().weight_decay)]
+    weight_decay: f32,
+    /// Training threads (default: every core).
+    #[arg(long, default_value_t = train_defaults().threads)]
+    threads: usize,
+    #[arg(long, default_value_t = train_defaults().seed)]
+    seed: u64,
+    /// Share of the positions held out for validation.
+    #[arg(long, default_value_t = train_defaults().val_fraction)]
+    val_fraction: f64,
+    /// Also train on the left-right mirror of each position without castling rights.
+    #[arg(long)]
+    mirror: bool,
+    /// Where the per-epoch float checkpoints go (default: next to --out).
+    #[arg(long)]
+    checkpoint_dir: Option<std::path::PathBuf>,
+    /// Continue from a checkpoint (keep --epochs as in the original run).
+    #[arg(long)]
+    resume: Option<std::path::PathBuf>,
+}
+
+fn train_defaults() -> zwischen::tools::train::Settings {
+    zwischen::tools::train::Settings::default()
+}
+
+impl From<TrainArgs> for zwischen::tools::train::Settings {
+    fn from(args: TrainArgs) -> Self {
+        zwischen::tools::train::Settings {
+            data: args.data,
+            out: args.out,
+            hidden: args.hidden,
+            king_buckets: args.king_buckets,
+            output_buckets: args.output_buckets,
+            no_factoriser: args.no_factoriser,
+            epochs: args.epochs,
+            batch: args.batch,
+            lr: args.lr,
+            final_lr_ratio: args.final_lr_ratio,
+            lr_drops: args.lr_drops,
+            lr_drop_factor: args.lr_drop_factor,
+            wdl: args.wdl,
+            weight_decay: args.weight_decay,
+            threads: args.threads,
+            seed: args.seed,
+            val_fraction: args.val_fraction,
+            mirror: args.mirror,
+            checkpoint_dir: args.checkpoint_dir,
+            resume: args.resume,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -210,7 +305,7 @@ fn main() -> ExitCode {
                     })
                 }
             };
-            let result = zwischen::bench::run_with_tables(depth, tablebases, middlegame);
+            let result = zwischen::tools::bench::run_with_tables(depth, tablebases, middlegame);
             if result.tbhits > 0 {
                 eprintln!("{} tbhits", result.tbhits);
             }
@@ -260,10 +355,10 @@ fn main() -> ExitCode {
                 tables
             });
             let format = match format.as_str() {
-                "records" => zwischen::datagen::Format::Records,
-                _ => zwischen::datagen::Format::Games,
+                "records" => zwischen::tools::datagen::Format::Records,
+                _ => zwischen::tools::datagen::Format::Games,
             };
-            let settings = zwischen::datagen::Settings {
+            let settings = zwischen::tools::datagen::Settings {
                 games,
                 nodes,
                 threads,
@@ -284,7 +379,7 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            match zwischen::datagen::run(&settings, &openings, &out) {
+            match zwischen::tools::datagen::run(&settings, &openings, &out) {
                 Ok(count) => {
                     println!("{count} positions appended to {out}");
                     ExitCode::SUCCESS
@@ -296,7 +391,7 @@ fn main() -> ExitCode {
             }
         }
         Some(Command::Convert { input, output, to_text }) => {
-            match zwischen::datagen::convert(&input, &output, to_text) {
+            match zwischen::tools::records::convert(&input, &output, to_text) {
                 Ok(count) => {
                     println!("{count} positions written to {output}");
                     ExitCode::SUCCESS
@@ -307,8 +402,8 @@ fn main() -> ExitCode {
                 }
             }
         }
-        Some(Command::Train(settings)) => {
-            match zwischen::train::run(&settings, &mut std::io::stdout()) {
+        Some(Command::Train(args)) => {
+            match zwischen::tools::train::run(&args.into(), &mut std::io::stdout()) {
                 Ok(_) => ExitCode::SUCCESS,
                 Err(error) => {
                     eprintln!("error: {error}");
@@ -336,7 +431,7 @@ fn main() -> ExitCode {
 fn run_fit_wdl(paths: &[String]) -> ExitCode {
     let mut samples = Vec::new();
     for path in paths {
-        match zwischen::wdl_fit::load_records(std::path::Path::new(path), &mut samples) {
+        match zwischen::tools::wdl_fit::load_records(std::path::Path::new(path), &mut samples) {
             Ok(0) => {}
             Ok(skipped) => eprintln!("{path}: {skipped} records could not be read, skipped"),
             Err(error) => {
@@ -345,7 +440,7 @@ fn run_fit_wdl(paths: &[String]) -> ExitCode {
             }
         }
     }
-    let fit = zwischen::wdl_fit::fit(&samples);
+    let fit = zwischen::tools::wdl_fit::fit(&samples);
     println!(
         "{} positions, A = {:.1}, B = {:.1}, mean log-likelihood {:.5}",
         fit.samples, fit.a, fit.b, fit.mean_log_likelihood
@@ -472,18 +567,18 @@ fn run_epd(
     };
     let mut cases = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        match zwischen::epd::parse_line(line, i + 1) {
+        match zwischen::tools::epd::parse_line(line, i + 1) {
             Some(Ok(case)) => cases.push(case),
             Some(Err(error)) => eprintln!("skipped: {error}"),
             None => {}
         }
     }
     let budget = match (movetime, depth, nodes) {
-        (_, Some(depth), _) => zwischen::epd::Budget::Depth(depth.clamp(1, 100)),
-        (_, _, Some(nodes)) => zwischen::epd::Budget::Nodes(nodes.max(1)),
-        (movetime, _, _) => zwischen::epd::Budget::MoveTime(movetime.unwrap_or(1000).max(1)),
+        (_, Some(depth), _) => zwischen::tools::epd::Budget::Depth(depth.clamp(1, 100)),
+        (_, _, Some(nodes)) => zwischen::tools::epd::Budget::Nodes(nodes.max(1)),
+        (movetime, _, _) => zwischen::tools::epd::Budget::MoveTime(movetime.unwrap_or(1000).max(1)),
     };
-    let summary = zwischen::epd::run(&cases, budget, threads, hash, &mut std::io::stdout());
+    let summary = zwischen::tools::epd::run(&cases, budget, threads, hash, &mut std::io::stdout());
     println!(
         "solved {}/{} ({:.1}%) in {:.1} s",
         summary.solved,

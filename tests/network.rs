@@ -13,7 +13,7 @@ use zwischen::eval::{self, AccumulatorStack, HIDDEN, simd};
 /// A random net with 8 mirrored king buckets and 8 output buckets (the shape of the nets to
 /// come), as the engine loads it.
 fn bucketed_net() -> eval::Network {
-    use zwischen::train::{Architecture, Network as FloatNet, king_layout};
+    use zwischen::tools::train::{Architecture, Network as FloatNet, king_layout};
     let buckets = eval::file::Buckets { output: 8, ..king_layout(8).unwrap() };
     let architecture = Architecture { hidden: HIDDEN, buckets, factoriser: true };
     let float = FloatNet::with_architecture(architecture, 21);
@@ -157,10 +157,10 @@ fn simd_output_equals_the_portable_loop() {
 }
 
 /// Positions from random play, each labelled with a material count from White's view.
-fn material_dataset(count: usize, seed: u64) -> (zwischen::train::Dataset, Vec<Position>) {
+fn material_dataset(count: usize, seed: u64) -> (zwischen::tools::train::Dataset, Vec<Position>) {
     use zwischen::chess::{Color, PieceType};
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut data = zwischen::train::Dataset::default();
+    let mut data = zwischen::tools::train::Dataset::default();
     let mut positions = Vec::new();
     while positions.len() < count {
         let mut pos = Position::startpos();
@@ -190,7 +190,7 @@ fn material_dataset(count: usize, seed: u64) -> (zwischen::train::Dataset, Vec<P
 /// positions within 3 cp of the float network on average and 12 cp at worst.
 #[test]
 fn quantised_network_is_close_to_the_float_one() {
-    use zwischen::train::{AdamW, Network as FloatNet, Trainer};
+    use zwischen::tools::train::{AdamW, Network as FloatNet, Trainer};
     let (data, _) = material_dataset(4000, 3);
     let (_, positions) = material_dataset(400, 4);
     let network = FloatNet::new(HIDDEN, 1);

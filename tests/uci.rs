@@ -554,7 +554,7 @@ fn every_line_and_ponder_move_shown_in_self_play_is_legal() {
     let mut rng = StdRng::seed_from_u64(5);
     let mut e = Engine::start();
     let mut bad = Vec::new();
-    for start in zwischen::bench::POSITIONS.iter().skip(24).take(12) {
+    for start in zwischen::tools::bench::POSITIONS.iter().skip(24).take(12) {
         let mut pos = Position::from_fen(start).unwrap();
         let mut moves: Vec<String> = Vec::new();
         while moves.len() < 120 && !pos.legal_moves().is_empty() && pos.halfmove_clock() < 100 {
@@ -602,7 +602,7 @@ fn the_move_played_is_the_line_shown_last() {
     let mut e = Engine::start();
     let mut bad = Vec::new();
     let mut searches = 0;
-    for (game, start) in zwischen::bench::POSITIONS.iter().take(16).enumerate() {
+    for (game, start) in zwischen::tools::bench::POSITIONS.iter().take(16).enumerate() {
         let limited = game % 4 == 3;
         e.send(&format!("setoption name UCI_LimitStrength value {limited}"));
         e.send("setoption name UCI_Elo value 1800");

@@ -240,8 +240,9 @@ impl Engine {
                 }
             }
             Command::Bench(depth) => {
-                let depth = depth.unwrap_or(crate::bench::DEFAULT_DEPTH);
-                let result = crate::bench::run_with_tables(depth, self.tablebase_use(), false);
+                let depth = depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH);
+                let result =
+                    crate::tools::bench::run_with_tables(depth, self.tablebase_use(), false);
                 if result.tbhits > 0 {
                     output::line(&format!("info string bench: {} tbhits", result.tbhits));
                 }

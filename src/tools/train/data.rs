@@ -11,8 +11,8 @@ use rand::RngExt;
 use rand::rngs::StdRng;
 
 use crate::chess::{Color, Piece, Square};
-use crate::datagen::{PackedPosition, read_positions};
 use crate::eval::{INPUTS, SCALE, feature_index};
+use crate::tools::records::{PackedPosition, read_positions};
 
 /// Records whose score is larger than this in absolute value (mate scores) are left out.
 pub const MAX_SCORE: i32 = 10_000;

@@ -9,13 +9,11 @@
 //! older data): a second run adds to the data already there (with a seed mixed with the size
 //! of what is there, so it plays other games), and a run stopped at any moment loses at most
 //! the games in progress. Readers take both formats ([`games::read_positions`]). `zwischen
-//! convert` turns either into `FEN;R;S` text lines, and text back into records.
-
-pub mod games;
-pub mod packed;
+//! convert` turns either into `FEN;R;S` text lines, and text back into records (see
+//! [`records`]).
 
 use std::collections::HashMap;
-use std::fs::{File, OpenOptions};
+use std::fs::OpenOptions;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -25,11 +23,10 @@ use std::time::Instant;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+use super::records::{self, Game};
 use crate::chess::{Color, Move, Position};
 use crate::search::{self, Limits, SearchJob, Shared, Silent, TranspositionTable, Worker};
 use crate::tablebase::Tablebases;
-pub use games::{Game, read_positions};
-pub use packed::{PackedError, PackedPosition, RECORD_BYTES};
 
 /// How datagen stores what it plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -64,7 +61,7 @@ const MAX_GAME_PLIES: usize = 400;
 pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Result<usize> {
     let existing = std::fs::metadata(path).map_or(0, |m| m.len());
     let out = match settings.format {
-        Format::Games => games::open_for_append(Path::new(path))?,
+        Format::Games => records::games::open_for_append(Path::new(path))?,
         Format::Records => OpenOptions::new().create(true).append(true).open(path)?,
     };
     // Mixing in the size of what is there makes a resumed run play new games.
@@ -215,48 +212,10 @@ fn play_game(
     Game { start, result, plies }
 }
 
-/// Converts a data file (games or records) to `FEN;R;S` text lines, one a training position,
-/// or such text to a record file; returns the number of positions. Unreadable lines, records
-/// or games are reported on stderr and skipped.
-pub fn convert(input: &str, output: &str, to_text: bool) -> std::io::Result<usize> {
-    use std::io::{BufRead, BufReader};
-    let mut writer = BufWriter::new(File::create(output)?);
-    let mut count = 0;
-    if to_text {
-        let mut result = Ok(());
-        let summary = read_positions(Path::new(input), |packed| {
-            if result.is_ok() {
-                result = writeln!(writer, "{}", packed.to_text());
-            }
-        })?;
-        result?;
-        if summary.invalid > 0 {
-            eprintln!("{}: {} records or games could not be read", input, summary.invalid);
-        }
-        count = summary.positions;
-    } else {
-        let reader = BufReader::new(File::open(input)?);
-        for (number, line) in reader.lines().enumerate() {
-            let line = line?;
-            if line.trim().is_empty() {
-                continue;
-            }
-            match PackedPosition::from_text(&line) {
-                Ok(packed) => {
-                    writer.write_all(&packed.to_bytes())?;
-                    count += 1;
-                }
-                Err(error) => eprintln!("line {}: {error}", number + 1),
-            }
-        }
-    }
-    writer.flush()?;
-    Ok(count)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tools::records::PackedPosition;
 
     fn settings(tables: Option<Tablebases>) -> Settings {
         let format = Format::Games;

@@ -506,7 +506,7 @@ mod tests {
     use super::*;
     use crate::chess::PieceType;
     use crate::eval::HIDDEN;
-    use crate::train::data::Dataset;
+    use crate::tools::train::data::Dataset;
 
     const FENS: [&str; 6] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",

@@ -67,77 +67,74 @@ pub use network::{Architecture, Network, Scratch, king_layout};
 use crate::eval::HIDDEN;
 use crate::eval::file::{Buckets, MAX_OUTPUT_BUCKETS};
 
-/// What `zwischen train` does; its command line (the doc comments are its help).
-#[derive(Clone, Debug, clap::Parser)]
+/// What `zwischen train` does (`main.rs` turns the command line into it; the fields are
+/// the options of the same names).
+#[derive(Clone, Debug)]
 pub struct Settings {
-    /// A record file (32-byte records); repeat for several.
-    #[arg(long, required = true)]
+    /// Data files: games or 32-byte records (see [`crate::tools::records`]).
     pub data: Vec<PathBuf>,
     /// The quantised network file, rewritten after every epoch.
-    #[arg(long)]
     pub out: PathBuf,
-    /// Hidden width (default: the engine's, or the checkpoint's when resuming).
-    #[arg(long)]
+    /// Hidden width (`None`: the engine's, or the checkpoint's when resuming).
     pub hidden: Option<usize>,
     /// King buckets of the inputs: 1 (none), or 2, 4, 8 or 16, mirrored left-right (see
-    /// `king_layout`); ignored when resuming.
-    #[arg(long, default_value_t = 1)]
+    /// [`king_layout`]); ignored when resuming.
     pub king_buckets: usize,
     /// Output buckets, chosen by the number of pieces (1 to 16); ignored when resuming.
-    #[arg(long, default_value_t = 1)]
     pub output_buckets: usize,
     /// Train king buckets without shared (factoriser) rows.
-    #[arg(long)]
     pub no_factoriser: bool,
-    #[arg(long, default_value_t = 30)]
     pub epochs: usize,
     /// Positions per optimiser step.
-    #[arg(long, default_value_t = 16384)]
     pub batch: usize,
     /// Learning rate of the first epoch.
-    #[arg(long, default_value_t = 0.001)]
     pub lr: f32,
-    /// Last epoch's learning rate as a share of --lr (cosine in between).
-    #[arg(long, default_value_t = 0.01)]
+    /// Last epoch's learning rate as a share of `lr` (cosine in between).
     pub final_lr_ratio: f32,
-    /// Epochs (from 0) at which the learning rate drops by --lr-drop-factor, instead of the
-    /// cosine schedule: e.g. `--lr-drops 20,30`.
-    #[arg(long, value_delimiter = ',')]
+    /// Epochs (from 0) at which the learning rate drops by `lr_drop_factor`, instead of the
+    /// cosine schedule.
     pub lr_drops: Vec<usize>,
-    #[arg(long, default_value_t = 0.1)]
     pub lr_drop_factor: f32,
     /// Weight of the game result in the target (the rest is the search score).
-    #[arg(long, default_value_t = 0.25)]
     pub wdl: f32,
-    #[arg(long, default_value_t = 0.01)]
     pub weight_decay: f32,
-    /// Training threads (default: every core).
-    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
     pub threads: usize,
-    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Share of the positions held out for validation.
-    #[arg(long, default_value_t = 0.01)]
     pub val_fraction: f64,
     /// Also train on the left-right mirror of each position without castling rights.
-    #[arg(long)]
     pub mirror: bool,
-    /// Where the per-epoch float checkpoints go (default: next to --out).
-    #[arg(long)]
+    /// Where the per-epoch float checkpoints go (`None`: next to `out`).
     pub checkpoint_dir: Option<PathBuf>,
-    /// Continue from a checkpoint (keep --epochs as in the original run).
-    #[arg(long)]
+    /// Continue from a checkpoint (keep `epochs` as in the original run).
     pub resume: Option<PathBuf>,
 }
 
 impl Default for Settings {
     /// The command line's defaults, with no data and `net.nnue` as the output.
     fn default() -> Self {
-        let mut settings = <Settings as clap::Parser>::parse_from([
-            "train", "--data", "none", "--out", "net.nnue",
-        ]);
-        settings.data.clear();
-        settings
+        Settings {
+            data: Vec::new(),
+            out: PathBuf::from("net.nnue"),
+            hidden: None,
+            king_buckets: 1,
+            output_buckets: 1,
+            no_factoriser: false,
+            epochs: 30,
+            batch: 16384,
+            lr: 0.001,
+            final_lr_ratio: 0.01,
+            lr_drops: Vec::new(),
+            lr_drop_factor: 0.1,
+            wdl: 0.25,
+            weight_decay: 0.01,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            seed: 1,
+            val_fraction: 0.01,
+            mirror: false,
+            checkpoint_dir: None,
+            resume: None,
+        }
     }
 }
 
@@ -550,8 +547,8 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::PackedPosition;
     use crate::eval::file::QuantisedNet;
+    use crate::tools::records::PackedPosition;
     use rand::RngExt;
 
     /// Random (not necessarily legal) positions labelled by material: score = White's material

@@ -188,7 +188,7 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        let buckets = Buckets { output: 4, ..crate::train::king_layout(4).unwrap() };
+        let buckets = Buckets { output: 4, ..crate::tools::train::king_layout(4).unwrap() };
         let architecture = Architecture { hidden: 8, buckets, factoriser: true };
         let network = Network::with_architecture(architecture, 11);
         let mut adam = AdamW::new(network.params().len(), 0.01);

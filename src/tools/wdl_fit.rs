@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use crate::datagen::read_positions;
+use crate::tools::records::read_positions;
 
 /// One labelled score: centipawns and the result, both from White's view (0, 0.5 or 1).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -82,7 +82,7 @@ pub fn fit(samples: &[Sample]) -> WdlFit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::datagen::PackedPosition;
+    use crate::tools::records::PackedPosition;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
 
