@@ -60,7 +60,7 @@ impl Worker {
         self.seldepth = 0;
         // A window that only a shorter mate gets into.
         let (alpha, beta) = if reported > 0 { (reported, INFINITY) } else { (-INFINITY, reported) };
-        let score = self.search_root(root, alpha, beta, plies - 1);
+        let score = self.search::<true>(root, alpha, beta, plies - 1, 0, false);
         self.exhaustive = false;
         self.tb_limit = saved_tb_limit;
         self.exhaustive_node_limit = None;

@@ -1,4 +1,5 @@
-//! The search proper: root and main (principal-variation search) nodes; quiescence is in
+//! The search proper: one principal-variation search for the root and every other node;
+//! quiescence is in
 //! `qsearch.rs`.
 
 use crate::chess::{Move, MoveKind, Position};
@@ -136,74 +137,32 @@ impl Worker {
         self.pv_len[ply] = child_len + 1;
     }
 
-    /// The root node: searches the root moves from the current multi-PV line on, in order.
-    pub(super) fn search_root(
+    /// Sets the score and line of root move `index` after its search: the first move of the
+    /// line and every move that beat `alpha` get their score (and their line where a PV
+    /// search left it in `pv[1]`); the others are marked unsearched, keeping their order.
+    fn record_root_move(
         &mut self,
-        root: &Position,
-        mut alpha: i32,
-        beta: i32,
-        depth: i32,
-    ) -> i32 {
-        self.count_node();
-        self.pv_len[0] = 0;
-        self.frames[2].cutoffs = 0;
-        self.frames[0].static_eval = if root.in_check() {
-            NO_EVAL
-        } else {
-            self.static_eval(root, 0) + self.correction(root, 0)
-        };
-        let mut best_score = -INFINITY;
-        for i in self.pv_index..self.root_moves.len() {
-            let mv = self.root_moves[i].mv;
-            let first = i == self.pv_index;
-            let nodes_before = self.nodes;
-            let reduction = self.root_reduction(root, mv, i - self.pv_index + 1, depth, alpha);
-            let mut child = *root;
-            child.make_move(mv);
-            self.push(root, Some(mv), &child, 0);
-            let mut score = -INFINITY;
-            if !first {
-                // Late root moves are searched shallower first, as in the rest of the tree.
-                let reduced = depth - 1 - reduction;
-                score = -self.search::<false>(&child, -alpha - 1, -alpha, reduced, 1, true);
-                if score > alpha && reduced < depth - 1 {
-                    score = -self.search::<false>(&child, -alpha - 1, -alpha, depth - 1, 1, true);
-                }
-            }
-            // Only a PV search leaves this move's line in `pv[1]`; after a null-window one it
-            // holds an earlier move's line.
-            let pv_searched = first || (score > alpha && score < beta);
+        index: usize,
+        score: i32,
+        alpha: i32,
+        first: bool,
+        pv_searched: bool,
+    ) {
+        let seldepth = self.seldepth;
+        let child_line = &self.pv[1][..self.pv_len[1]];
+        let root_move = &mut self.root_moves[index];
+        if first || score > alpha {
+            root_move.score = score;
+            root_move.seldepth = seldepth;
+            let mv = root_move.mv;
+            root_move.pv.clear();
+            root_move.pv.push(mv);
             if pv_searched {
-                score = -self.search::<true>(&child, -beta, -alpha, depth - 1, 1, false);
+                root_move.pv.extend_from_slice(child_line);
             }
-            self.pop();
-            self.root_moves[i].nodes += self.nodes - nodes_before;
-            if self.stopped {
-                return best_score;
-            }
-            let seldepth = self.seldepth;
-            let root_move = &mut self.root_moves[i];
-            if first || score > alpha {
-                root_move.score = score;
-                root_move.seldepth = seldepth;
-                root_move.pv.clear();
-                root_move.pv.push(mv);
-                if pv_searched {
-                    root_move.pv.extend_from_slice(&self.pv[1][..self.pv_len[1]]);
-                }
-            } else {
-                // Only the best moves have exact scores; the rest keep their order.
-                root_move.score = -INFINITY;
-            }
-            best_score = best_score.max(score);
-            if score > alpha {
-                alpha = score;
-                if alpha >= beta {
-                    break;
-                }
-            }
+        } else {
+            root_move.score = -INFINITY;
         }
-        best_score
     }
 
     /// The late-move reduction of the root move `mv`, the `number`-th of its line: quiet
@@ -238,7 +197,10 @@ impl Worker {
     }
 
     /// Principal-variation search. `PV` nodes have an open window; the others are searched
-    /// with a null window and `cut_node` says whether a fail-high is expected.
+    /// with a null window and `cut_node` says whether a fail-high is expected. The root is
+    /// the PV node at ply 0: it searches `root_moves` from the current multi-PV line on, in
+    /// their order, records each one's score and line there, and skips the steps that say so
+    /// (it must search its moves whatever the table, the draw rules or the pruning say).
     pub(super) fn search<const PV: bool>(
         &mut self,
         pos: &Position,
@@ -249,9 +211,10 @@ impl Worker {
         cut_node: bool,
     ) -> i32 {
         let in_check = pos.in_check();
+        let root = ply == 0;
         // Check extension: a checked side gets one more ply to find its way out. Bounded by
         // twice the root depth, or long checking sequences would never reach the horizon.
-        if in_check && (ply as i32) < 2 * self.root_depth {
+        if in_check && !root && (ply as i32) < 2 * self.root_depth {
             depth += 1;
         }
         if depth <= 0 {
@@ -267,28 +230,32 @@ impl Worker {
         self.seldepth = self.seldepth.max(ply + 1);
         self.frames[ply + 2].cutoffs = 0;
 
-        // Step 1. Draws, and the end of the ply range.
-        if self.is_draw(pos, ply) {
-            return DRAW;
-        }
-        if ply >= MAX_PLY - 1 {
-            return if in_check { DRAW } else { self.static_eval(pos, ply) };
-        }
-        // A side that can bring back an earlier position with one move can hold a draw.
-        if alpha < DRAW
-            && upcoming_repetition(&self.keys, pos, ply, self.frames[ply].plies_from_null)
-        {
-            alpha = DRAW;
+        // Step 1. Draws, and the end of the ply range; Step 2, mate distance pruning (not at
+        // the root, which is searched whatever it is).
+        if !root {
+            if self.is_draw(pos, ply) {
+                return DRAW;
+            }
+            if ply >= MAX_PLY - 1 {
+                return if in_check { DRAW } else { self.static_eval(pos, ply) };
+            }
+            // A side that can bring back an earlier position with one move can hold a draw.
+            if alpha < DRAW
+                && upcoming_repetition(&self.keys, pos, ply, self.frames[ply].plies_from_null)
+            {
+                alpha = DRAW;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+
+            // Step 2. Mate distance pruning: no line here can beat a mate already found nearer
+            // the root.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
             if alpha >= beta {
                 return alpha;
             }
-        }
-
-        // Step 2. Mate distance pruning: no line here can beat a mate already found nearer the root.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
         }
 
         // Step 3. Transposition table: a deep enough stored result decides non-PV nodes
@@ -320,6 +287,7 @@ impl Worker {
         let mut tb_floor = -INFINITY;
         let mut tb_ceiling = INFINITY;
         if self.tb_limit > 0
+            && !root
             && pos.halfmove_clock() == 0
             && excluded.is_none()
             && depth >= self.tb_depth
@@ -499,6 +467,7 @@ impl Worker {
         // Step 7. Internal iterative reduction: without a hash move, a deep search here is
         // probably wasted; search it shallower and let the next iteration do it properly.
         if pruning
+            && !root
             && hash_move.is_none()
             && excluded.is_none()
             && depth >= iir_min_depth()
@@ -514,7 +483,9 @@ impl Worker {
         let mut picker = MovePicker::new(pos, context, false);
         // Near the horizon a quiet check may be a mate that nothing else would show.
         picker.keep_quiet_checks = depth <= QUIET_CHECKS_MAX_DEPTH;
-        self.history.clear_killers(ply + 1);
+        if !root {
+            self.history.clear_killers(ply + 1);
+        }
         let us = pos.side_to_move();
         let mut best_score = tb_floor;
         let mut best_move = Move::NONE;
@@ -524,7 +495,17 @@ impl Worker {
         let mut noisy_tried = [Move::NONE; 32];
         let mut noisy_count = 0;
 
-        while let Some((mv, order_score)) = picker.next(pos, &self.history) {
+        // The root's moves come from `root_moves`, from the current multi-PV line on.
+        let mut root_index = self.pv_index;
+        loop {
+            let (mv, order_score) = if root {
+                let Some(root_move) = self.root_moves.get(root_index) else { break };
+                root_index += 1;
+                (root_move.mv, 0)
+            } else {
+                let Some(next) = picker.next(pos, &self.history) else { break };
+                next
+            };
             if mv == excluded {
                 continue;
             }
@@ -534,7 +515,7 @@ impl Worker {
             // Checking moves are kept: a quiet check may be a mate the static eval cannot see
             // (near the horizon the picker still hands them out once quiet moves are skipped).
             let gives_check = pos.gives_check(mv);
-            if pruning && best_score > -MATE_BOUND && pos.has_non_pawn_material(us) {
+            if pruning && !root && best_score > -MATE_BOUND && pos.has_non_pawn_material(us) {
                 if !noisy && !gives_check {
                     // Late-move pruning: at low depth, late quiet moves rarely matter. Not
                     // when alpha is a mate: a late quiet move may mate sooner.
@@ -576,6 +557,7 @@ impl Worker {
             let mut extension = 0;
             if mv == hash_move
                 && pruning
+                && !root
                 && excluded.is_none()
                 && depth >= se_min_depth()
                 && let (Some(e), Some(hash_score)) = (entry, hash_score)
@@ -616,6 +598,7 @@ impl Worker {
                 }
             }
 
+            let nodes_before = self.nodes;
             let mut child = *pos;
             child.make_move(mv);
             self.tt().prefetch(child.key());
@@ -630,7 +613,19 @@ impl Worker {
             // again at full depth only if they beat alpha.
             let mut score = -INFINITY;
             // Not once alpha is a mate: a reduced move may mate sooner (as with the pruning).
-            if depth >= lmr_min_depth()
+            // The root's late moves have a rule of their own (`root_reduction`); they are
+            // searched again at full depth, still with a null window, if they beat alpha.
+            if root {
+                if moves_searched > 1 {
+                    let number = moves_searched as usize;
+                    let reduced = new_depth - self.root_reduction(pos, mv, number, depth, alpha);
+                    score = -self.search::<false>(&child, -alpha - 1, -alpha, reduced, 1, true);
+                    if score > alpha && reduced < new_depth {
+                        score =
+                            -self.search::<false>(&child, -alpha - 1, -alpha, new_depth, 1, true);
+                    }
+                }
+            } else if depth >= lmr_min_depth()
                 && pruning
                 && moves_searched > 1 + PV as i32
                 && alpha < MATE_BOUND
@@ -697,12 +692,27 @@ impl Worker {
                     !cut_node,
                 );
             }
-            if PV && (moves_searched == 1 || score > alpha) {
+            // Only a PV search leaves a move's line in `pv[1]`. (A root move that failed high
+            // on the null window keeps that bound: the aspiration loop widens the window.)
+            let pv_searched = moves_searched == 1 || (score > alpha && (!root || score < beta));
+            if PV && pv_searched {
                 score = -self.search::<true>(&child, -beta, -alpha, new_depth, ply + 1, false);
             }
             self.pop();
+            if root {
+                self.root_moves[root_index - 1].nodes += self.nodes - nodes_before;
+            }
             if self.stopped {
                 return 0;
+            }
+            if root {
+                self.record_root_move(
+                    root_index - 1,
+                    score,
+                    alpha,
+                    moves_searched == 1,
+                    pv_searched,
+                );
             }
 
             if score > best_score {
@@ -713,6 +723,9 @@ impl Worker {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
+                        if root {
+                            break;
+                        }
                         self.frames[ply].cutoffs += 1;
                         self.update_histories(
                             pos,
@@ -757,7 +770,7 @@ impl Worker {
         } else {
             Bound::Upper
         };
-        if excluded.is_none() {
+        if excluded.is_none() && !root {
             self.tt().store(
                 key,
                 best_move,
@@ -779,6 +792,7 @@ impl Worker {
         // the result says so: a quiet best move (a capture's gain is no fault of the
         // evaluation) and a bound on the right side of the evaluation.
         if !in_check
+            && !root
             && excluded.is_none()
             && (best_move.is_none() || !pos.is_noisy(best_move))
             && best_score.abs() < TB_BOUND

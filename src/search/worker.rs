@@ -419,7 +419,7 @@ impl Worker {
             (-INFINITY, INFINITY)
         };
         loop {
-            let score = self.search_root(root, alpha, beta, depth);
+            let score = self.search::<true>(root, alpha, beta, depth, 0, false);
             // Put the best move of this attempt first among the lines not yet fixed (also
             // when stopped: a move that already beat the old best is the better choice).
             self.root_moves[self.pv_index..].sort_by_key(|rm| -rm.score);
