@@ -1,6 +1,5 @@
 //! The search proper: one principal-variation search for the root and every other node;
-//! quiescence is in
-//! `qsearch.rs`.
+//! quiescence is in `qsearch.rs`.
 
 use crate::chess::{Move, MoveKind, Position};
 
