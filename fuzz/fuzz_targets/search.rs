@@ -29,7 +29,7 @@ fn tablebases() -> TablebaseUse {
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Ok(root) = Position::from_fen(text) else { return };
-    let tt = TranspositionTable::new(1).unwrap();
+    let tt = std::sync::Arc::new(TranspositionTable::new(1).unwrap());
     let mut workers = vec![Worker::new(0)];
     let job = SearchJob {
         root,
@@ -42,7 +42,8 @@ fuzz_target!(|data: &[u8]| {
         // The 3-4 piece test tables: odd positions with few pieces get probed too.
         tablebases: Some(tablebases()),
     };
-    let result = search::run(&job, &tt, &Shared::new(), &mut workers, &Silent);
+    let shared = std::sync::Arc::new(Shared::new());
+    let result = search::run(&job, &tt, &shared, &mut workers, &Silent);
     match result.best {
         Some(mv) => assert!(root.legal_moves().contains(mv)),
         None => assert!(root.legal_moves().is_empty()),
