@@ -89,7 +89,7 @@ struct CachedSlot {
 /// One entry per ply of the search path, and the refresh cache of each perspective.
 pub struct AccumulatorStack {
     entries: Vec<Entry>,
-    /// `[perspective][slot]`, see [`Network::slot_cache_index`].
+    /// `[perspective][slot]`, see `KingSlot::cache_index`.
     cache: [Vec<CachedSlot>; 2],
 }
 
@@ -121,8 +121,10 @@ impl AccumulatorStack {
         let entry = &mut self.entries[ply + 1];
         entry.computed = [false; 2];
         entry.needs_refresh = [false; 2];
-        entry.delta = Delta::default();
-        let Some(mv) = mv else { return };
+        let Some(mv) = mv else {
+            entry.delta = Delta::default();
+            return;
+        };
         entry.delta = Delta::of_move(parent, mv);
         let us = parent.side_to_move();
         if parent.king_square(us) == mv.from() {
@@ -189,7 +191,7 @@ impl AccumulatorStack {
     /// removing the pieces that moved since that one was built.
     fn refresh_from_cache(&mut self, net: &Network, ply: usize, pos: &Position, view: Color) {
         let slot = net.king_slot(view, pos.king_square(view));
-        let cached = &mut self.cache[view.index()][Network::slot_cache_index(slot)];
+        let cached = &mut self.cache[view.index()][slot.cache_index()];
         for piece in Piece::ALL {
             let now = pos.pieces(piece.color(), piece.piece_type());
             let then = cached.pieces[piece.index()];

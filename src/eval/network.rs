@@ -30,7 +30,7 @@ impl KingSlot {
 
     /// Index of the slot among all of a net's (for the refresh cache): bucket and mirroring.
     #[inline(always)]
-    fn cache_index(self) -> usize {
+    pub(super) fn cache_index(self) -> usize {
         self.offset as usize / INPUTS * 2 + usize::from(self.flip & 7 != 0)
     }
 }
@@ -119,10 +119,6 @@ impl Network {
     /// Slots a refresh cache needs per perspective: two (mirrored or not) per king bucket.
     pub(super) fn slot_count(&self) -> usize {
         2 * self.buckets.king_buckets()
-    }
-
-    pub(super) fn slot_cache_index(slot: KingSlot) -> usize {
-        slot.cache_index()
     }
 
     /// `view`'s accumulator of `pos`, computed from scratch.
