@@ -47,11 +47,8 @@ pub struct Network {
     pub hash: u64,
 }
 
-/// The net built into the binary; see the README section "The network" for its lineage.
-static EMBEDDED: &[u8] = include_bytes!("zwischen.nnue");
-
 static CURRENT: LazyLock<RwLock<Arc<Network>>> = LazyLock::new(|| {
-    let net = Network::from_bytes(EMBEDDED).expect("the embedded network is valid");
+    let net = Network::from_bytes(super::EMBEDDED_NET).expect("the embedded network is valid");
     RwLock::new(Arc::new(net))
 });
 
@@ -68,7 +65,7 @@ pub fn set_current(net: Network) {
 
 /// Goes back to the embedded network.
 pub fn use_embedded() {
-    set_current(Network::from_bytes(EMBEDDED).expect("the embedded network is valid"));
+    set_current(Network::from_bytes(super::EMBEDDED_NET).expect("the embedded network is valid"));
 }
 
 impl Network {

@@ -490,8 +490,12 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
     )
     .ok();
     if hidden != HIDDEN {
-        writeln!(log, "warning: this engine build expects hidden width {HIDDEN}, not {hidden}")
-            .ok();
+        writeln!(
+            log,
+            "note: this build's hidden width is {HIDDEN}, not {hidden}: the net loads in a build \
+             that embeds a net of width {hidden}"
+        )
+        .ok();
     }
 
     let mut trainer = Trainer::new(network, adam, settings.threads);
