@@ -68,6 +68,22 @@ fn problems(fen: &str, dm: i32, scores: &[(i32, ScoreReport)], depth: i32) -> Ve
     found
 }
 
+/// The score of each completed iteration of a search of `fen` to `depth`, from an empty
+/// table. Run it on a thread with the engine's stack size.
+fn iteration_scores(
+    tt: &std::sync::Arc<TranspositionTable>,
+    fen: &str,
+    depth: i32,
+) -> Vec<(i32, ScoreReport)> {
+    tt.clear();
+    let mut workers = vec![Worker::new(0)];
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let job = SearchJob::new(Position::from_fen(fen).unwrap(), limits);
+    let reporter = Scores(Mutex::new(Vec::new()));
+    search::run(&job, tt, &std::sync::Arc::new(Shared::new()), &mut workers, &reporter);
+    reporter.0.into_inner().unwrap()
+}
+
 /// Searches every position of the suite to depth 2N + 4; asserts the rules and that at least
 /// `min_exact` percent of the mates are exact.
 fn check_suite(min_exact: usize) {
@@ -85,20 +101,8 @@ fn check_suite(min_exact: usize) {
             let mut unseen = Vec::new();
             let count = positions.len();
             for (fen, dm) in positions {
-                tt.clear();
-                let mut workers = vec![Worker::new(0)];
                 let depth = 2 * dm.abs() + 4;
-                let limits = Limits { depth: Some(depth), ..Limits::default() };
-                let job = SearchJob::new(Position::from_fen(&fen).unwrap(), limits);
-                let reporter = Scores(Mutex::new(Vec::new()));
-                search::run(
-                    &job,
-                    &tt,
-                    &std::sync::Arc::new(Shared::new()),
-                    &mut workers,
-                    &reporter,
-                );
-                let scores = reporter.0.into_inner().unwrap();
+                let scores = iteration_scores(&tt, &fen, depth);
                 failures.extend(problems(&fen, dm, &scores, depth));
                 let exact = scores.iter().any(|&(d, s)| d == depth && s == ScoreReport::Mate(dm));
                 if !exact {
@@ -129,4 +133,31 @@ fn check_suite(min_exact: usize) {
 #[test]
 fn mate_distances_are_exact_by_depth_2n_plus_4() {
     check_suite(85);
+}
+
+/// Issue 25's quiet mates in two: the mating move is quiet and comes late among the root's
+/// moves, and the second move is a quiet check. Before the decided-window rules (no reverse
+/// futility pruning, quiet checks at the first quiescence ply) the first was reported at
+/// depth 12 and the second not by depth 14; now both must be `mate 2` by depth 8.
+#[test]
+fn quiet_mates_in_two_are_reported_by_depth_8() {
+    let fens =
+        ["8/5Pp1/1p1r3p/8/8/8/4p2k/K7 b - - 0 1", "1n2kb2/5p2/1p3K2/8/1p4Pr/r7/5P1P/5N2 b - - 0 1"];
+    let late = std::thread::Builder::new()
+        .stack_size(search::STACK_SIZE)
+        .spawn(move || {
+            let tt = std::sync::Arc::new(TranspositionTable::new(16).unwrap());
+            fens.iter()
+                .filter(|fen| {
+                    let scores = iteration_scores(&tt, fen, 8);
+                    scores.iter().find(|&&(d, _)| d == 8).map(|&(_, s)| s)
+                        != Some(ScoreReport::Mate(2))
+                })
+                .map(|fen| fen.to_string())
+                .collect::<Vec<_>>()
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(late.is_empty(), "not mate 2 at depth 8: {late:?}");
 }

@@ -9,7 +9,8 @@
 //!
 //! When the search prunes the remaining quiet moves (`skip_quiets`), it may ask for the quiet
 //! moves that give check all the same (`keep_quiet_checks`): a quiet check may mate, and no
-//! margin on the static evaluation foresees that.
+//! margin on the static evaluation foresees that. For the same reason the quiescence search
+//! may ask for the quiet checks that do not lose material after its captures (`quiet_checks`).
 
 use std::mem::MaybeUninit;
 
@@ -103,6 +104,8 @@ enum Stage {
     GenerateQuiets,
     Quiets,
     BadNoisy,
+    GenerateQuietChecks,
+    QuietChecks,
     GenerateEvasions,
     Evasions,
     Done,
@@ -186,6 +189,8 @@ pub struct MovePicker {
     pub skip_quiets: bool,
     /// Still hand out the quiet moves that give check when `skip_quiets` is set.
     pub keep_quiet_checks: bool,
+    /// With `noisy_only`: after the good captures, the quiet checks that do not lose material.
+    pub quiet_checks: bool,
     list: ScoredList,
     bad_noisy: MoveList,
     bad_next: usize,
@@ -216,6 +221,7 @@ impl MovePicker {
             noisy_only,
             skip_quiets: false,
             keep_quiet_checks: false,
+            quiet_checks: false,
             list: ScoredList::new(),
             bad_noisy: MoveList::new(),
             bad_next: 0,
@@ -285,7 +291,11 @@ impl MovePicker {
                         }
                     }
                     None => {
-                        self.stage = if self.noisy_only { Stage::Done } else { Stage::Killer1 };
+                        self.stage = match (self.noisy_only, self.quiet_checks) {
+                            (false, _) => Stage::Killer1,
+                            (true, true) => Stage::GenerateQuietChecks,
+                            (true, false) => Stage::Done,
+                        };
                     }
                 },
                 Stage::Killer1 => {
@@ -345,6 +355,17 @@ impl MovePicker {
                         return Some((mv, BAD_NOISY));
                     }
                     self.stage = Stage::Done;
+                }
+                Stage::GenerateQuietChecks => {
+                    // Tried in no particular order: there are few, and a mate ends the node.
+                    self.list.fill::<{ crate::chess::QUIET }>(pos, |_| 0);
+                    self.stage = Stage::QuietChecks;
+                }
+                Stage::QuietChecks => {
+                    match self.list.next_where(|mv| pos.gives_check(mv) && pos.see_ge(mv, 0)) {
+                        Some((mv, score)) => return Some((mv, score)),
+                        None => self.stage = Stage::Done,
+                    }
                 }
                 Stage::GenerateEvasions => {
                     let context = &self.context;

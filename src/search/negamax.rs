@@ -217,7 +217,7 @@ impl Worker {
             depth += 1;
         }
         if depth <= 0 {
-            return self.qsearch::<PV>(pos, alpha, beta, ply);
+            return self.qsearch::<PV>(pos, alpha, beta, ply, true);
         }
         self.count_node();
         if self.stopped {
@@ -341,12 +341,13 @@ impl Worker {
 
         if !PV && !in_check && excluded.is_none() && pruning {
             // Step 5. Reverse futility pruning: far enough above beta, a shallow search
-            // will not fall below it. Not when beta is a mated score: no margin on the static
-            // eval shows that this side escapes a mate (the search for a shorter mate would
-            // take every such node for an escape, and report a longer mate).
+            // will not fall below it. Not in a decided window (`is_decided`), nor when beta is a
+            // mated score: no margin on the static eval shows that this side escapes a mate
+            // (the search for a shorter mate would take every such node for an escape, and
+            // report a longer mate).
             if depth <= rfp_max_depth()
                 && eval.abs() < MATE_BOUND
-                && beta > -MATE_BOUND
+                && !is_decided(alpha, beta)
                 && eval - rfp_margin() * (depth - improving as i32) >= beta
             {
                 return eval;
@@ -358,7 +359,7 @@ impl Worker {
                 && alpha < MATE_BOUND
                 && eval + razor_base() + razor_per_depth2() * depth * depth <= alpha
             {
-                let score = self.qsearch::<false>(pos, alpha, alpha + 1, ply);
+                let score = self.qsearch::<false>(pos, alpha, alpha + 1, ply, false);
                 if self.stopped {
                     return 0;
                 }
@@ -431,8 +432,13 @@ impl Worker {
                 self.tt().prefetch(child.key());
                 self.push(pos, Some(mv), &child, ply);
                 // A quiescence search first: most captures fail it, cheaply.
-                let mut score =
-                    -self.qsearch::<false>(&child, -probcut_beta, -probcut_beta + 1, ply + 1);
+                let mut score = -self.qsearch::<false>(
+                    &child,
+                    -probcut_beta,
+                    -probcut_beta + 1,
+                    ply + 1,
+                    false,
+                );
                 if score >= probcut_beta {
                     score = -self.search::<false>(
                         &child,

@@ -165,6 +165,17 @@ tunables! {
 /// depend on it.
 pub const QUIET_CHECKS_MAX_DEPTH: i32 = 2;
 
+/// Scores this far from zero are decided: one side is a rook or more up, and what matters is
+/// whether it mates. In a window beyond them (`is_decided`) reverse futility pruning is off,
+/// since its margin on the static eval says nothing about a quiet mate, and the first ply of
+/// the quiescence search tries quiet checks.
+pub const DECIDED: i32 = 1500;
+
+/// Whether the window (alpha, beta) lies wholly beyond `DECIDED` on one side.
+pub fn is_decided(alpha: i32, beta: i32) -> bool {
+    alpha >= DECIDED || beta <= -DECIDED
+}
+
 /// The tunable of this name (any case).
 pub fn find(name: &str) -> Option<&'static Tunable> {
     TUNABLES.iter().find(|t| t.name.eq_ignore_ascii_case(name))

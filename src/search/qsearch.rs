@@ -1,5 +1,6 @@
 //! Quiescence search: at the horizon, captures and promotions only (every evasion when in
-//! check), until the position is quiet enough for the static evaluation.
+//! check), until the position is quiet enough for the static evaluation. In a decided window
+//! its first ply also tries quiet checks: there a quiet mate is what the search looks for.
 
 use crate::chess::{Move, MoveKind, Position, SEE_VALUES};
 
@@ -11,13 +12,16 @@ use super::{DRAW, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 
 impl Worker {
     /// Quiescence search: only captures and promotions (all evasions when in check), until
-    /// the position is quiet enough for the static evaluation.
+    /// the position is quiet enough for the static evaluation. `first_ply` is set where the
+    /// main search reaches its horizon: quiet checks that do not lose material are tried
+    /// there when the window is decided (`is_decided`).
     pub(super) fn qsearch<const PV: bool>(
         &mut self,
         pos: &Position,
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        first_ply: bool,
     ) -> i32 {
         self.count_node();
         if self.stopped {
@@ -69,12 +73,14 @@ impl Worker {
         // Out of check the picker hands out only captures and queen promotions that do not
         // lose material.
         let mut picker = MovePicker::new(pos, context, true);
+        picker.quiet_checks = first_ply && !in_check && is_decided(alpha, beta);
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
         while let Some((mv, _)) = picker.next(pos, &self.history) {
             moves_searched += 1;
-            if !in_check {
+            if !in_check && pos.is_noisy(mv) {
                 // Delta pruning: even winning this piece outright would not reach alpha.
+                // (Quiet checks are exempt: they are tried for the mates they may give.)
                 let gain = pos.captured_type(mv).map_or(0, |pt| SEE_VALUES[pt.index()]);
                 if mv.kind() != MoveKind::Promotion && stand_pat + gain + delta_margin() <= alpha {
                     continue;
@@ -84,7 +90,7 @@ impl Worker {
             child.make_move(mv);
             self.tt().prefetch(child.key());
             self.push(pos, Some(mv), &child, ply);
-            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1);
+            let score = -self.qsearch::<PV>(&child, -beta, -alpha, ply + 1, false);
             self.pop();
             if self.stopped {
                 return 0;
