@@ -17,9 +17,11 @@ Run it after every new net: the node budgets of the levels buy more with a stron
 """
 
 import argparse
+import os
 import re
 import subprocess
 import sys
+import tempfile
 
 
 def run_match(args, label):
@@ -39,7 +41,12 @@ def run_match(args, label):
     if args.pgn:
         command += ["-pgnout", f"file={args.pgn}-{label}.pgn"]
     print(" ".join(command), flush=True)
-    output = subprocess.run(command, capture_output=True, text=True, check=False).stdout
+    # fastchess writes its state (config.json) into the working directory: keep it out of
+    # the checkout.
+    with tempfile.TemporaryDirectory() as scratch:
+        output = subprocess.run(
+            command, capture_output=True, text=True, check=False, cwd=scratch
+        ).stdout
     games = re.findall(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", output)
     elos = re.findall(r"Elo: (-?[\d.]+|inf|-inf) \+/- ([\d.]+|nan|inf)", output)
     if not games or not elos:
@@ -62,6 +69,14 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pgn", help="write each label's games to PGN-<label>.pgn")
     args = parser.parse_args()
+    # fastchess runs in a scratch directory, so the paths it gets must not be relative.
+    args.engine = os.path.abspath(args.engine)
+    args.openings = os.path.abspath(args.openings)
+    if args.pgn:
+        args.pgn = os.path.abspath(args.pgn)
+    for tool in ("fastchess", "stockfish"):
+        if os.path.sep in getattr(args, tool):
+            setattr(args, tool, os.path.abspath(getattr(args, tool)))
 
     rows = []
     for label in (int(x) for x in args.labels.split(",")):
