@@ -50,6 +50,7 @@ proptest! {
                 assert!(pos.is_legal(mv));
                 let mut child = *pos;
                 child.make_move(mv);
+                assert_eq!(pos.gives_check(mv), child.in_check(), "{} {mv:?}", pos.to_fen());
                 assert_eq!((child.key(), child.pawn_key()), child.compute_keys());
                 let non_pawn_keys = [child.non_pawn_key(Color::White), child.non_pawn_key(Color::Black)];
                 assert_eq!(non_pawn_keys, child.compute_non_pawn_keys());

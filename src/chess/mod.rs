@@ -3,6 +3,7 @@
 mod attacks;
 mod bitboard;
 mod castling;
+mod checks;
 pub mod cuckoo;
 mod fen;
 #[rustfmt::skip]
@@ -26,6 +27,7 @@ pub use attacks::{
 };
 pub use bitboard::Bitboard;
 pub use castling::{CastleSide, CastlingRights};
+pub use checks::Checks;
 pub use fen::{FenError, START_FEN};
 pub use movegen::{ALL, GenKinds, MoveCounter, MoveSink, NOISY, QUIET};
 pub use moves::{MAX_MOVES, Move, MoveKind, MoveList};

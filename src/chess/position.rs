@@ -8,7 +8,8 @@ use super::attacks::{
     between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
 };
 use super::{
-    Bitboard, CastleSide, CastlingRights, Color, Move, MoveKind, Piece, PieceType, Square, zobrist,
+    Bitboard, CastleSide, CastlingRights, Checks, Color, Move, MoveKind, Piece, PieceType, Square,
+    zobrist,
 };
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -254,34 +255,10 @@ impl Position {
         mv.kind() == MoveKind::Promotion || self.captured_type(mv).is_some()
     }
 
-    /// Whether `mv` (legal here) checks the opponent, directly or by discovery.
+    /// Whether `mv` (legal here) checks the opponent, directly or by discovery. To ask
+    /// about many moves of one position, make its [`Checks`] once.
     pub fn gives_check(&self, mv: Move) -> bool {
-        if mv.kind() != MoveKind::Normal {
-            // Castling, en passant and promotions are rare: just play them.
-            let mut child = *self;
-            child.make_move(mv);
-            return child.in_check();
-        }
-        let us = self.side;
-        let from = mv.from();
-        let to = mv.to();
-        let king = self.king_square(!us);
-        let occupied = (self.occupied() ^ from.bb()) | to.bb();
-        let direct = match self.board[from.index()].map(|p| p.piece_type()) {
-            Some(PieceType::Pawn) => pawn_attacks(us, to),
-            Some(PieceType::Knight) => knight_attacks(to),
-            Some(PieceType::Bishop) => bishop_attacks(to, occupied),
-            Some(PieceType::Rook) => rook_attacks(to, occupied),
-            Some(PieceType::Queen) => bishop_attacks(to, occupied) | rook_attacks(to, occupied),
-            _ => Bitboard::EMPTY,
-        };
-        if direct.contains(king) {
-            return true;
-        }
-        // A slider of ours that the moving piece uncovered.
-        let sliders = (bishop_attacks(king, occupied) & self.diagonal_sliders())
-            | (rook_attacks(king, occupied) & self.orthogonal_sliders());
-        (sliders & self.colors[us.index()] & !from.bb()).non_empty()
+        Checks::new(self).gives_check(self, mv)
     }
 
     /// Whether `color` has any piece besides its king and pawns.

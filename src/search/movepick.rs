@@ -15,7 +15,7 @@
 use std::mem::MaybeUninit;
 
 use crate::chess::{
-    Bitboard, MAX_MOVES, Move, MoveList, Piece, PieceType, Position, SEE_VALUES, Square,
+    Bitboard, Checks, MAX_MOVES, Move, MoveList, Piece, PieceType, Position, SEE_VALUES, Square,
     bishop_attacks, knight_attacks, rook_attacks,
 };
 
@@ -196,6 +196,8 @@ pub struct MovePicker {
     bad_next: usize,
     /// The threats that ordered the quiet moves, once they are generated.
     threats: Threats,
+    /// Which moves give check, made when first asked.
+    checks: Option<Checks>,
 }
 
 impl MovePicker {
@@ -226,6 +228,7 @@ impl MovePicker {
             bad_noisy: MoveList::new(),
             bad_next: 0,
             threats: Threats::default(),
+            checks: None,
         }
     }
 
@@ -236,14 +239,19 @@ impl MovePicker {
             || mv == self.context.counter
     }
 
+    /// Which moves of `pos` (the picker's position) give check.
+    fn checks(&mut self, pos: &Position) -> Checks {
+        *self.checks.get_or_insert_with(|| Checks::new(pos))
+    }
+
     /// A quiet move still to be handed out once quiet moves are skipped.
-    fn kept(&self, pos: &Position, mv: Move) -> bool {
-        !self.skip_quiets || (self.keep_quiet_checks && pos.gives_check(mv))
+    fn kept(&mut self, pos: &Position, mv: Move) -> bool {
+        !self.skip_quiets || (self.keep_quiet_checks && self.checks(pos).gives_check(pos, mv))
     }
 
     /// A killer or counter-move worth trying here: legal, quiet, not tried already, and kept.
     /// (One passed over is passed over in the quiet stage too: `skip_quiets` is never reset.)
-    fn usable_refutation(&self, pos: &Position, mv: Move, tried: &[Move]) -> bool {
+    fn usable_refutation(&mut self, pos: &Position, mv: Move, tried: &[Move]) -> bool {
         !mv.is_none()
             && mv != self.context.hash_move
             && !tried.contains(&mv)
@@ -314,8 +322,8 @@ impl MovePicker {
                 }
                 Stage::Counter => {
                     self.stage = Stage::GenerateQuiets;
-                    let mv = self.context.counter;
-                    if self.usable_refutation(pos, mv, &self.context.killers) {
+                    let (mv, killers) = (self.context.counter, self.context.killers);
+                    if self.usable_refutation(pos, mv, &killers) {
                         return Some((mv, COUNTER));
                     }
                 }
@@ -339,7 +347,8 @@ impl MovePicker {
                     let picked = if !self.skip_quiets {
                         self.list.pick()
                     } else if self.keep_quiet_checks {
-                        self.list.next_where(|mv| pos.gives_check(mv))
+                        let checks = self.checks(pos);
+                        self.list.next_where(|mv| checks.gives_check(pos, mv))
                     } else {
                         None
                     };
@@ -362,7 +371,11 @@ impl MovePicker {
                     self.stage = Stage::QuietChecks;
                 }
                 Stage::QuietChecks => {
-                    match self.list.next_where(|mv| pos.gives_check(mv) && pos.see_ge(mv, 0)) {
+                    let checks = self.checks(pos);
+                    match self
+                        .list
+                        .next_where(|mv| checks.gives_check(pos, mv) && pos.see_ge(mv, 0))
+                    {
                         Some((mv, score)) => return Some((mv, score)),
                         None => self.stage = Stage::Done,
                     }
