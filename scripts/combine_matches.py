@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Adds up several runs of the same match (match.py logs, e.g. one per session) and prints
+the combined result: W-D-L, the pentanomial pair counts, Elo with its 95 % interval (from the
+pairs) and, with --sprt, the log-likelihood ratio of the combined games.
+
+    python3 scripts/combine_matches.py --sprt -5 0 run1.log run2.log
+
+Each log must end with match.py's `RESULT {...}` line (an interrupted run writes one too).
+The runs must pit the same two engines in the same order and use disjoint openings
+(`--opening-offset`), or the games are not independent.
+"""
+
+import argparse
+import json
+import math
+import sys
+
+
+def result_of(path):
+    with open(path, encoding="utf-8") as log:
+        lines = [line for line in log if line.startswith("RESULT ")]
+    if not lines:
+        sys.exit(f"{path}: no RESULT line")
+    return json.loads(lines[-1][len("RESULT "):])
+
+
+def score_of(elo):
+    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+
+
+def elo_of(score):
+    score = min(max(score, 1e-6), 1.0 - 1e-6)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("logs", nargs="+")
+    parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
+    args = parser.parse_args()
+
+    results = [result_of(path) for path in args.logs]
+    engines = {tuple(r["engines"]) for r in results}
+    if len(engines) != 1:
+        sys.exit(f"the runs pit different engines: {sorted(engines)}")
+    wins = sum(r["w"] for r in results)
+    draws = sum(r["d"] for r in results)
+    losses = sum(r["l"] for r in results)
+    # Pairs scoring 0, 0.5, 1, 1.5 and 2 points for the first engine.
+    penta = [sum(r["penta"][i] for r in results) for i in range(5)]
+    pairs = sum(penta)
+    for path, r in zip(args.logs, results):
+        print(f"{path}: {r['games']} games +{r['w']} ={r['d']} -{r['l']}, pairs {r['penta']}")
+    print(f"combined: {wins + draws + losses} games +{wins} ={draws} -{losses}, "
+          f"{pairs} pairs {penta}")
+    if pairs < 2:
+        return
+    points = [i / 4.0 for i in range(5)]
+    mean = sum(p * n for p, n in zip(points, penta)) / pairs
+    variance = sum(n * (p - mean) ** 2 for p, n in zip(points, penta)) / pairs
+    error = 1.96 * math.sqrt(variance / pairs)
+    elo = elo_of(mean)
+    low, high = elo_of(mean - error), elo_of(mean + error)
+    print(f"score {100 * mean:.1f} %, Elo {elo:+.1f} (95 % interval {low:+.1f} to {high:+.1f}, "
+          f"+/- {(high - low) / 2:.1f}) from the pairs")
+    if args.sprt and variance > 0:
+        s0, s1 = score_of(args.sprt[0]), score_of(args.sprt[1])
+        # The usual normal approximation of the pentanomial log-likelihood ratio.
+        llr = pairs * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
+        bound = math.log((1 - 0.05) / 0.05)
+        verdict = "H1" if llr >= bound else "H0" if llr <= -bound else "inconclusive"
+        print(f"SPRT [{args.sprt[0]:g}, {args.sprt[1]:g}]: LLR {llr:.2f} "
+              f"(bounds +/- {bound:.2f}): {verdict}")
+
+
+if __name__ == "__main__":
+    main()
