@@ -2,7 +2,7 @@
 //! and the pieces whose move uncovers a check, worked out once for a position so that the
 //! search can ask about many of its moves for a few instructions each.
 
-use super::attacks::{between, bishop_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
+use super::attacks::{bishop_attacks, knight_attacks, line, pawn_attacks, rook_attacks};
 use super::{Bitboard, Move, MoveKind, PieceType, Position, Square};
 
 #[derive(Copy, Clone, Debug)]
@@ -32,17 +32,7 @@ impl Checks {
         squares[PieceType::Rook.index()] = orthogonal;
         squares[PieceType::Queen.index()] = diagonal | orthogonal;
 
-        let ours = pos.color_bb(us);
-        let snipers = ((bishop_attacks(king, Bitboard::EMPTY) & pos.diagonal_sliders())
-            | (rook_attacks(king, Bitboard::EMPTY) & pos.orthogonal_sliders()))
-            & ours;
-        let mut discoverers = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blockers = between(king, sniper) & occupied;
-            if !blockers.more_than_one() {
-                discoverers |= blockers & ours;
-            }
-        }
+        let discoverers = pos.lone_blockers(king, us) & pos.color_bb(us);
         Checks { king, squares, discoverers }
     }
 

@@ -440,18 +440,26 @@ impl Position {
         let king = self.king_square(us);
         let occupied = self.occupied();
         self.checkers = self.attackers_to(king, occupied) & them;
+        self.pinned = self.lone_blockers(king, !us) & self.colors[us.index()];
+    }
 
-        let snipers = ((rook_attacks(king, Bitboard::EMPTY) & self.orthogonal_sliders())
+    /// Pieces of either colour that alone stand between `king` and a slider of `snipers`
+    /// aiming at it: the pins of the king's side, or the discovered-check candidates of
+    /// `snipers`.
+    #[inline(always)]
+    pub(super) fn lone_blockers(&self, king: Square, snipers: Color) -> Bitboard {
+        let occupied = self.occupied();
+        let aiming = ((rook_attacks(king, Bitboard::EMPTY) & self.orthogonal_sliders())
             | (bishop_attacks(king, Bitboard::EMPTY) & self.diagonal_sliders()))
-            & them;
-        let mut pinned = Bitboard::EMPTY;
-        for sniper in snipers {
-            let blockers = between(king, sniper) & occupied;
-            if !blockers.more_than_one() {
-                pinned |= blockers & self.colors[us.index()];
+            & self.colors[snipers.index()];
+        let mut blockers = Bitboard::EMPTY;
+        for sniper in aiming {
+            let in_between = between(king, sniper) & occupied;
+            if !in_between.more_than_one() {
+                blockers |= in_between;
             }
         }
-        self.pinned = pinned;
+        blockers
     }
 
     /// The non-pawn keys computed from scratch, for setting up and for checking the incremental

@@ -139,8 +139,25 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-fn read_u32(bytes: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+const fn read_u32(bytes: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
+}
+
+const fn has_magic(bytes: &[u8]) -> bool {
+    bytes.len() >= 4
+        && bytes[0] == MAGIC[0]
+        && bytes[1] == MAGIC[1]
+        && bytes[2] == MAGIC[2]
+        && bytes[3] == MAGIC[3]
+}
+
+/// The hidden width a net file's header declares (`None` without a header). A const fn, so
+/// that the build takes its width from the embedded net.
+pub const fn declared_hidden(bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < HEADER_BYTES || !has_magic(bytes) {
+        return None;
+    }
+    Some(read_u32(bytes, 12) as usize)
 }
 
 impl QuantisedNet {
@@ -200,7 +217,7 @@ impl QuantisedNet {
         if bytes.len() < HEADER_BYTES {
             return Err(NetError::TooShort(bytes.len()));
         }
-        if bytes[0..4] != MAGIC {
+        if !has_magic(bytes) {
             return Err(NetError::BadMagic);
         }
         let version = read_u32(bytes, 4);

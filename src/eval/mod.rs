@@ -29,7 +29,10 @@ pub const INPUTS: usize = 768;
 const EMBEDDED_NET: &[u8] = include_bytes!("zwischen.nnue");
 /// Width of each perspective's accumulator: the embedded net's, read from its header at
 /// compile time, so that a net of another width lands by replacing the file alone.
-pub const HIDDEN: usize = embedded_hidden_width();
+pub const HIDDEN: usize = match file::declared_hidden(EMBEDDED_NET) {
+    Some(hidden) => hidden,
+    None => panic!("the embedded net has no ZWNN header"),
+};
 /// Feature-layer quantisation: float 1.0 is `QA`; the activation clips at `QA`.
 pub const QA: i32 = 255;
 /// Output-layer quantisation: float 1.0 is `QB`. (64 rounded the typical output weight, about
@@ -40,14 +43,6 @@ pub const SCALE: i32 = 400;
 /// Largest float weight magnitude the trainer allows, so that no accumulator can overflow and
 /// the output kernel's i32 lanes cannot either (see `simd::avx2`).
 pub const WEIGHT_CLIP: f32 = 1.98;
-
-/// The hidden width in the embedded net's header (bytes 12..16; see [`file`]).
-const fn embedded_hidden_width() -> usize {
-    let b = EMBEDDED_NET;
-    assert!(b.len() >= file::HEADER_BYTES, "the embedded net has a header");
-    assert!(b[0] == b'Z' && b[1] == b'W' && b[2] == b'N' && b[3] == b'N', "magic ZWNN");
-    u32::from_le_bytes([b[12], b[13], b[14], b[15]]) as usize
-}
 
 /// The input index of `piece` on `square` as seen from `view`, before king buckets and
 /// mirroring (the trainer's base features).

@@ -239,14 +239,19 @@ impl MovePicker {
             || mv == self.context.counter
     }
 
-    /// Which moves of `pos` (the picker's position) give check.
-    fn checks(&mut self, pos: &Position) -> Checks {
-        *self.checks.get_or_insert_with(|| Checks::new(pos))
+    /// Which moves of `pos` (the picker's position) give check, made once a node.
+    fn checks(&mut self, pos: &Position) -> &Checks {
+        self.checks.get_or_insert_with(|| Checks::new(pos))
+    }
+
+    /// Whether `mv`, legal in `pos` (the picker's position), gives check.
+    pub fn gives_check(&mut self, pos: &Position, mv: Move) -> bool {
+        self.checks(pos).gives_check(pos, mv)
     }
 
     /// A quiet move still to be handed out once quiet moves are skipped.
     fn kept(&mut self, pos: &Position, mv: Move) -> bool {
-        !self.skip_quiets || (self.keep_quiet_checks && self.checks(pos).gives_check(pos, mv))
+        !self.skip_quiets || (self.keep_quiet_checks && self.gives_check(pos, mv))
     }
 
     /// A killer or counter-move worth trying here: legal, quiet, not tried already, and kept.
@@ -347,7 +352,7 @@ impl MovePicker {
                     let picked = if !self.skip_quiets {
                         self.list.pick()
                     } else if self.keep_quiet_checks {
-                        let checks = self.checks(pos);
+                        let checks = *self.checks(pos);
                         self.list.next_where(|mv| checks.gives_check(pos, mv))
                     } else {
                         None
@@ -371,7 +376,7 @@ impl MovePicker {
                     self.stage = Stage::QuietChecks;
                 }
                 Stage::QuietChecks => {
-                    let checks = self.checks(pos);
+                    let checks = *self.checks(pos);
                     match self
                         .list
                         .next_where(|mv| checks.gives_check(pos, mv) && pos.see_ge(mv, 0))

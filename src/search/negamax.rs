@@ -1,7 +1,7 @@
 //! The search proper: one principal-variation search for the root and every other node;
 //! quiescence is in `qsearch.rs`.
 
-use crate::chess::{Checks, Move, MoveKind, Position};
+use crate::chess::{Move, MoveKind, Position};
 
 use super::correction::LastMoves;
 use super::history::stat_bonus;
@@ -486,7 +486,6 @@ impl Worker {
         // A capture for hash move: the quiet moves after it are likely worse.
         let hash_move_noisy = !hash_move.is_none() && pos.is_noisy(hash_move);
         let mut picker = MovePicker::new(pos, context, false);
-        let checks = Checks::new(pos);
         // Near the horizon a quiet check may be a mate that nothing else would show.
         picker.keep_quiet_checks = depth <= QUIET_CHECKS_MAX_DEPTH;
         if !root {
@@ -520,7 +519,7 @@ impl Worker {
             // Step 9. Shallow-depth pruning, once a move has been found that avoids mate.
             // Checking moves are kept: a quiet check may be a mate the static eval cannot see
             // (near the horizon the picker still hands them out once quiet moves are skipped).
-            let gives_check = checks.gives_check(pos, mv);
+            let gives_check = picker.gives_check(pos, mv);
             if pruning && !root && best_score > -MATE_BOUND && pos.has_non_pawn_material(us) {
                 if !noisy && !gives_check {
                     // Late-move pruning: at low depth, late quiet moves rarely matter. Not
