@@ -276,13 +276,7 @@ impl Position {
         self.pieces[piece.piece_type().index()] |= bit;
         self.colors[piece.color().index()] |= bit;
         self.board[square.index()] = Some(piece);
-        let key = zobrist::piece_square(piece, square);
-        self.key ^= key;
-        if piece.piece_type() == PieceType::Pawn {
-            self.pawn_key ^= key;
-        } else {
-            self.non_pawn_keys[piece.color().index()] ^= key;
-        }
+        self.toggle_keys(piece, zobrist::piece_square(piece, square));
     }
 
     #[inline(always)]
@@ -291,13 +285,7 @@ impl Position {
         let bit = square.bb();
         self.pieces[piece.piece_type().index()] ^= bit;
         self.colors[piece.color().index()] ^= bit;
-        let key = zobrist::piece_square(piece, square);
-        self.key ^= key;
-        if piece.piece_type() == PieceType::Pawn {
-            self.pawn_key ^= key;
-        } else {
-            self.non_pawn_keys[piece.color().index()] ^= key;
-        }
+        self.toggle_keys(piece, zobrist::piece_square(piece, square));
         Some(piece)
     }
 
@@ -308,7 +296,16 @@ impl Position {
         self.colors[piece.color().index()] ^= bits;
         self.board[from.index()] = None;
         self.board[to.index()] = Some(piece);
-        let key = zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to);
+        self.toggle_keys(
+            piece,
+            zobrist::piece_square(piece, from) ^ zobrist::piece_square(piece, to),
+        );
+    }
+
+    /// Xors `key` (of squares of `piece`) into the position's key and into the pawn key or
+    /// its side's non-pawn key.
+    #[inline(always)]
+    fn toggle_keys(&mut self, piece: Piece, key: u64) {
         self.key ^= key;
         if piece.piece_type() == PieceType::Pawn {
             self.pawn_key ^= key;
