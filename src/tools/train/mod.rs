@@ -255,6 +255,7 @@ fn accumulate(
         let sample = data.sample(index as usize);
         loss += f64::from(network.backprop(&sample, wdl, &mut worker.scratch, &mut worker.grad));
     }
+    network.complete_gradient(&mut worker.grad);
     loss
 }
 
@@ -350,6 +351,7 @@ impl Trainer {
                 }
             }
         });
+        self.network.refold();
     }
 
     /// One pass over `train` in an order shuffled by `shuffle_seed`; returns the mean loss.

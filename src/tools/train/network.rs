@@ -11,8 +11,11 @@
 //! ([`Buckets::king_slot`], the engine's rule). The factoriser adds the same piece-square's
 //! shared row to every bucket's: buckets that see a feature rarely still learn from all the
 //! positions. The quantised net folds the shared rows into each bucket's, so the engine never
-//! sees them.
+//! sees them. Training does the same for its forward pass (one row a feature), and the shared
+//! rows' gradient is the sum of the buckets' (added once a batch): the factoriser then costs
+//! two passes over the feature weights a step rather than twice the rows a position.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use rand::rngs::StdRng;
@@ -97,6 +100,10 @@ pub fn king_layout(count: usize) -> Option<Buckets> {
 pub struct Network {
     architecture: Architecture,
     params: Vec<f32>,
+    /// With the factoriser: every bucket's feature rows with the shared rows added, which is
+    /// what the forward pass reads (one row a feature instead of two). Rebuilt by
+    /// [`Network::refold`]; empty when the parameters changed since, or without the factoriser.
+    folded: Vec<f32>,
 }
 
 /// Per-thread working memory for one position: both perspectives' feature rows, both
@@ -265,7 +272,7 @@ impl Network {
         let mut params = vec![0.0f32; architecture.param_count()];
         let feature_range = 1.0 / 32f32.sqrt();
         let output_range = 1.0 / ((2 * architecture.hidden) as f32).sqrt();
-        let net = Network { architecture, params: Vec::new() };
+        let net = Network { architecture, params: Vec::new(), folded: Vec::new() };
         let bucket_weights = 0..architecture.buckets.king_buckets() * INPUTS * architecture.hidden;
         for value in &mut params[bucket_weights] {
             *value = rng.random_range(-feature_range..feature_range);
@@ -273,7 +280,9 @@ impl Network {
         for value in &mut params[net.output_weight_range()] {
             *value = rng.random_range(-output_range..output_range);
         }
-        Network { architecture, params }
+        let mut net = Network { architecture, params, folded: Vec::new() };
+        net.refold();
+        net
     }
 
     /// A plain network with the given parameters, if there are as many as `hidden` needs.
@@ -283,7 +292,11 @@ impl Network {
 
     /// A network with the given parameters, if there are as many as `architecture` needs.
     pub fn from_parts(architecture: Architecture, params: Vec<f32>) -> Option<Network> {
-        (params.len() == architecture.param_count()).then_some(Network { architecture, params })
+        (params.len() == architecture.param_count()).then(|| {
+            let mut net = Network { architecture, params, folded: Vec::new() };
+            net.refold();
+            net
+        })
     }
 
     pub fn architecture(&self) -> &Architecture {
@@ -298,8 +311,48 @@ impl Network {
         &self.params
     }
 
+    /// The parameters to change; call [`Network::refold`] afterwards (until then the forward
+    /// pass folds the shared rows in anew for every position, which is correct but slow).
     pub fn params_mut(&mut self) -> &mut [f32] {
+        self.folded.clear();
         &mut self.params
+    }
+
+    /// Rebuilds the folded feature rows the forward pass reads (see `folded`).
+    pub fn refold(&mut self) {
+        self.folded = self.fold_shared_rows();
+    }
+
+    /// Each king bucket's feature rows plus the shared rows (empty without the factoriser).
+    fn fold_shared_rows(&self) -> Vec<f32> {
+        if !self.architecture.factoriser {
+            return Vec::new();
+        }
+        let bucket_len = INPUTS * self.hidden();
+        let fw = &self.params[..self.feature_weight_range().end];
+        let (buckets, shared) = fw.split_at(fw.len() - bucket_len);
+        let mut folded = buckets.to_vec();
+        for bucket in folded.chunks_exact_mut(bucket_len) {
+            add(bucket, shared);
+        }
+        folded
+    }
+
+    /// Adds the shared rows' gradient to `grad`, whose other feature rows hold the gradient
+    /// of some positions (see [`Network::backprop`]): a shared row is in every position that
+    /// has the same feature in any bucket's row, so its gradient is the sum over the buckets.
+    /// Call it once for all the positions added since `grad` was cleared.
+    pub fn complete_gradient(&self, grad: &mut [f32]) {
+        if !self.architecture.factoriser {
+            return;
+        }
+        let bucket_len = INPUTS * self.hidden();
+        let kings = self.architecture.buckets.king_buckets();
+        let (buckets, shared) =
+            grad[..self.feature_weight_range().end].split_at_mut(bucket_len * kings);
+        for bucket in buckets.chunks_exact(bucket_len) {
+            add(shared, bucket);
+        }
     }
 
     pub fn feature_weight_range(&self) -> Range<usize> {
@@ -340,11 +393,12 @@ impl Network {
         (fw, fb, ow, ob)
     }
 
-    /// Fills `scratch`'s row lists for a position given by its White-view features.
+    /// Fills `scratch`'s row lists for a position given by its White-view features: its
+    /// king buckets' rows (without the factoriser's shared rows, which the forward pass reads
+    /// folded in and the gradient gets from [`Network::complete_gradient`]).
     #[inline(always)]
     fn feature_rows(&self, features: &[u16], scratch: &mut Scratch) {
-        let architecture = &self.architecture;
-        let buckets = &architecture.buckets;
+        let buckets = &self.architecture.buckets;
         // King squares from the features: own king (White's) 320..384, Black's 704..768.
         let mut kings = [0u8; 2];
         for &f in features {
@@ -354,17 +408,12 @@ impl Network {
         }
         let (white_offset, white_flip) = slot(buckets, Color::White, kings[0]);
         let (black_offset, black_flip) = slot(buckets, Color::Black, kings[1]);
-        let shared = buckets.king_buckets() * INPUTS;
         scratch.white_rows.clear();
         scratch.black_rows.clear();
         for &f in features {
             let (white, black) = (usize::from(f) ^ white_flip, flip(usize::from(f)) ^ black_flip);
             scratch.white_rows.push((white_offset + white) as u32);
             scratch.black_rows.push((black_offset + black) as u32);
-            if architecture.factoriser {
-                scratch.white_rows.push((shared + white) as u32);
-                scratch.black_rows.push((shared + black) as u32);
-            }
         }
     }
 
@@ -382,7 +431,12 @@ impl Network {
         let (fw, fb, ow, ob) = self.parts();
         self.feature_rows(features, scratch);
         let Scratch { white_rows, black_rows, white, black, .. } = scratch;
-        accumulate(fw, fb, [white_rows, black_rows], white, black);
+        let fw = match (self.architecture.factoriser, self.folded.is_empty()) {
+            (false, _) => Cow::Borrowed(fw),
+            (true, false) => Cow::Borrowed(self.folded.as_slice()),
+            (true, true) => Cow::Owned(self.fold_shared_rows()),
+        };
+        accumulate(&fw, fb, [white_rows, black_rows], white, black);
         let (us, them) = match side {
             Color::White => (&*white, &*black),
             Color::Black => (&*black, &*white),
@@ -400,8 +454,9 @@ impl Network {
         error * error
     }
 
-    /// Adds the gradient of the sample's loss to `grad` (laid out like the parameters) and
-    /// returns the loss.
+    /// Adds the gradient of the sample's loss to `grad` (laid out like the parameters), but for
+    /// the factoriser's shared rows, which [`Network::complete_gradient`] adds afterwards for
+    /// a whole batch; returns the loss.
     #[inline]
     pub fn backprop(
         &self,
@@ -465,6 +520,7 @@ impl Network {
                 clip(&mut self.params[range], limit);
             }
         }
+        self.refold();
     }
 
     /// The network as the engine stores it: feature weights (each bucket's row plus the
@@ -477,15 +533,10 @@ impl Network {
             values.iter().map(|&x| (x * scale as f32).round() as i16).collect()
         };
         let architecture = &self.architecture;
-        let bucket_len = INPUTS * self.hidden();
-        let kings = architecture.buckets.king_buckets();
-        let mut merged = fw[..kings * bucket_len].to_vec();
-        if architecture.factoriser {
-            let shared = &fw[kings * bucket_len..];
-            for bucket in merged.chunks_exact_mut(bucket_len) {
-                add(bucket, shared);
-            }
-        }
+        let merged = match architecture.factoriser {
+            true => Cow::Owned(self.fold_shared_rows()),
+            false => Cow::Borrowed(fw),
+        };
         QuantisedNet {
             inputs: INPUTS,
             hidden: self.hidden(),
@@ -626,6 +677,7 @@ mod tests {
         for (i, index) in net.output_bias_range().enumerate() {
             net.params[index] = 0.2 - 0.1 * i as f32;
         }
+        net.refold();
         let data = dataset();
         let wdl = 0.3;
         let mut grad = vec![0.0f32; net.params.len()];
@@ -634,6 +686,7 @@ mod tests {
         for index in 0..data.len() {
             loss += f64::from(net.backprop(&data.sample(index), wdl, &mut scratch, &mut grad));
         }
+        net.complete_gradient(&mut grad);
         let params: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
         let reference = reference_loss(&params, &architecture, &data, f64::from(wdl));
         assert!((loss - reference).abs() < 1e-5, "{loss} vs {reference}");
