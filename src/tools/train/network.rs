@@ -280,6 +280,11 @@ impl Network {
         for value in &mut params[net.output_weight_range()] {
             *value = rng.random_range(-output_range..output_range);
         }
+        Network::assemble(architecture, params)
+    }
+
+    /// The network of `params` (as many as `architecture` needs), its folded rows built.
+    fn assemble(architecture: Architecture, params: Vec<f32>) -> Network {
         let mut net = Network { architecture, params, folded: Vec::new() };
         net.refold();
         net
@@ -292,11 +297,8 @@ impl Network {
 
     /// A network with the given parameters, if there are as many as `architecture` needs.
     pub fn from_parts(architecture: Architecture, params: Vec<f32>) -> Option<Network> {
-        (params.len() == architecture.param_count()).then(|| {
-            let mut net = Network { architecture, params, folded: Vec::new() };
-            net.refold();
-            net
-        })
+        (params.len() == architecture.param_count())
+            .then(|| Network::assemble(architecture, params))
     }
 
     pub fn architecture(&self) -> &Architecture {
@@ -321,6 +323,16 @@ impl Network {
     /// Rebuilds the folded feature rows the forward pass reads (see `folded`).
     pub fn refold(&mut self) {
         self.folded = self.fold_shared_rows();
+    }
+
+    /// The feature weights as the engine and the forward pass use them: each king bucket's
+    /// rows, with the factoriser's shared rows folded in (kept in `folded` while fresh).
+    fn bucket_weights(&self) -> Cow<'_, [f32]> {
+        match (self.architecture.factoriser, self.folded.is_empty()) {
+            (false, _) => Cow::Borrowed(&self.params[..self.feature_weight_range().end]),
+            (true, false) => Cow::Borrowed(&self.folded),
+            (true, true) => Cow::Owned(self.fold_shared_rows()),
+        }
     }
 
     /// Each king bucket's feature rows plus the shared rows (empty without the factoriser).
@@ -428,15 +440,10 @@ impl Network {
     #[inline]
     pub fn output(&self, features: &[u16], side: Color, scratch: &mut Scratch) -> f32 {
         let h = self.hidden();
-        let (fw, fb, ow, ob) = self.parts();
+        let (_, fb, ow, ob) = self.parts();
         self.feature_rows(features, scratch);
         let Scratch { white_rows, black_rows, white, black, .. } = scratch;
-        let fw = match (self.architecture.factoriser, self.folded.is_empty()) {
-            (false, _) => Cow::Borrowed(fw),
-            (true, false) => Cow::Borrowed(self.folded.as_slice()),
-            (true, true) => Cow::Owned(self.fold_shared_rows()),
-        };
-        accumulate(&fw, fb, [white_rows, black_rows], white, black);
+        accumulate(&self.bucket_weights(), fb, [white_rows, black_rows], white, black);
         let (us, them) = match side {
             Color::White => (&*white, &*black),
             Color::Black => (&*black, &*white),
@@ -528,15 +535,11 @@ impl Network {
     /// output biases `round(x * QA * QB)` as i32 (products in f32, rounding half away from
     /// zero, saturating at the type's bounds).
     pub fn quantise(&self) -> QuantisedNet {
-        let (fw, fb, ow, ob) = self.parts();
+        let (_, fb, ow, ob) = self.parts();
         let quantise = |values: &[f32], scale: i32| -> Vec<i16> {
             values.iter().map(|&x| (x * scale as f32).round() as i16).collect()
         };
         let architecture = &self.architecture;
-        let merged = match architecture.factoriser {
-            true => Cow::Owned(self.fold_shared_rows()),
-            false => Cow::Borrowed(fw),
-        };
         QuantisedNet {
             inputs: INPUTS,
             hidden: self.hidden(),
@@ -544,7 +547,7 @@ impl Network {
             scale: SCALE as u32,
             qa: QA as u32,
             qb: QB as u32,
-            feature_weights: quantise(&merged, QA),
+            feature_weights: quantise(&self.bucket_weights(), QA),
             feature_bias: quantise(fb, QA),
             output_weights: quantise(ow, QB),
             output_bias: ob.iter().map(|&b| (b * (QA * QB) as f32).round() as i32).collect(),
