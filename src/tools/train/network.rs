@@ -398,11 +398,13 @@ impl Network {
         ]
     }
 
-    fn parts(&self) -> (&[f32], &[f32], &[f32], &[f32]) {
-        let (fw, rest) = self.params.split_at(self.feature_weight_range().end);
+    /// The feature biases, output weights and output biases (the feature weights are read
+    /// through `bucket_weights`).
+    fn dense_parts(&self) -> (&[f32], &[f32], &[f32]) {
+        let rest = &self.params[self.feature_weight_range().end..];
         let (fb, rest) = rest.split_at(self.hidden());
         let (ow, ob) = rest.split_at(self.output_weight_range().len());
-        (fw, fb, ow, ob)
+        (fb, ow, ob)
     }
 
     /// Fills `scratch`'s row lists for a position given by its White-view features: its
@@ -440,7 +442,7 @@ impl Network {
     #[inline]
     pub fn output(&self, features: &[u16], side: Color, scratch: &mut Scratch) -> f32 {
         let h = self.hidden();
-        let (_, fb, ow, ob) = self.parts();
+        let (fb, ow, ob) = self.dense_parts();
         self.feature_rows(features, scratch);
         let Scratch { white_rows, black_rows, white, black, .. } = scratch;
         accumulate(&self.bucket_weights(), fb, [white_rows, black_rows], white, black);
@@ -477,7 +479,7 @@ impl Network {
         let error = prediction - sample.target(wdl);
         let d = 2.0 * error * prediction * (1.0 - prediction);
         let bucket = self.output_bucket(sample.features.len());
-        let (_, _, ow, _) = self.parts();
+        let (_, ow, _) = self.dense_parts();
         let ow = &ow[bucket * 2 * h..(bucket + 1) * 2 * h];
         let (g_fw, rest) = grad.split_at_mut(self.feature_weight_range().end);
         let (g_fb, rest) = rest.split_at_mut(h);
@@ -535,7 +537,7 @@ impl Network {
     /// output biases `round(x * QA * QB)` as i32 (products in f32, rounding half away from
     /// zero, saturating at the type's bounds).
     pub fn quantise(&self) -> QuantisedNet {
-        let (_, fb, ow, ob) = self.parts();
+        let (fb, ow, ob) = self.dense_parts();
         let quantise = |values: &[f32], scale: i32| -> Vec<i16> {
             values.iter().map(|&x| (x * scale as f32).round() as i16).collect()
         };
