@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Makes and tests the next network: snapshot the data, train, embed and build, then match.
+
+Steps, each run once (a finished step leaves DIR/<step>.done, so a rerun goes on where the
+last one stopped):
+
+- snapshot: copies the data files into DIR/data with the generators paused (so no file is
+  caught half-written), and counts them (DIR/data.txt);
+- train: `zwischen train` on the copies (DIR/net.nnue, log DIR/train.log), the generators
+  paused when --pause is given (so two training threads get both cores);
+- build: embeds DIR/net.nnue in a worktree of main (--worktree, made or reset here), builds it
+  and keeps the binary as DIR/zwischen-new and its `bench` as DIR/bench.txt;
+- match: the new build against --base at 10,000 nodes a move, 400 games (DIR/m10k.log);
+- gate: the landing test, SPRT [0, 10] at 8+0.08 on both cores with the generators paused
+  (DIR/gate-OFFSET.log). A session that ends before the verdict resumes it with
+  `--gate-offset GAMES_PLAYED` and combines the logs with scripts/combine_matches.py.
+
+    python3 scripts/next_net.py --dir /work/nets/gen5 --base /work/data/zwischen-fe50c25 \\
+        --data /work/data/gen4-games-n5000-s3201.zg --data /work/data/gen4-games-n2500-s3302.zg \\
+        --train-args="--hidden 256 --output-buckets 8 --epochs 24 --lr 0.002 --wdl 0" --pause
+
+Run it from the checkout (it builds the trainer there first).
+"""
+
+import argparse
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CHECKOUT = os.path.dirname(HERE)
+DATAGEN = os.path.join(HERE, "datagen.py")
+STEPS = ["snapshot", "train", "build", "match", "gate"]
+
+
+def run(command, log=None, cwd=None):
+    print("+", " ".join(shlex.quote(part) for part in command), flush=True)
+    if log is None:
+        subprocess.run(command, check=True, cwd=cwd)
+        return
+    with open(log, "a") as out:
+        out.write("+ " + " ".join(command) + "\n")
+        out.flush()
+        subprocess.run(command, check=True, cwd=cwd, stdout=out, stderr=subprocess.STDOUT)
+
+
+def generators(verb):
+    subprocess.run([sys.executable, DATAGEN, verb], check=True)
+
+
+class Paused:
+    """Generators paused for the duration of a `with` block (when `active`)."""
+
+    def __init__(self, active):
+        self.active = active
+
+    def __enter__(self):
+        if self.active:
+            generators("pause")
+
+    def __exit__(self, *_):
+        if self.active:
+            generators("resume")
+
+
+def snapshot(args):
+    data = os.path.join(args.dir, "data")
+    os.makedirs(data, exist_ok=True)
+    with Paused(True):
+        for path in args.data:
+            shutil.copyfile(path, os.path.join(data, os.path.basename(path)))
+    copies = [os.path.join(data, os.path.basename(path)) for path in args.data]
+    counts = subprocess.run(
+        [sys.executable, DATAGEN, "count", "--binary", args.trainer, *copies],
+        check=True, capture_output=True, text=True,
+    ).stdout
+    with open(os.path.join(args.dir, "data.txt"), "w") as file:
+        file.write(counts)
+    print(counts, end="")
+
+
+def train(args):
+    data = os.path.join(args.dir, "data")
+    command = [args.trainer, "train"]
+    for name in sorted(os.listdir(data)):
+        command += ["--data", os.path.join(data, name)]
+    command += ["--out", os.path.join(args.dir, "net.nnue")]
+    command += ["--threads", "2", "--seed", "1", "--val-fraction", "0.03", "--batch", "4096"]
+    command += ["--mirror", *shlex.split(args.train_args)]
+    with Paused(args.pause):
+        run(command, log=os.path.join(args.dir, "train.log"))
+
+
+def build(args):
+    worktree = args.worktree
+    if not os.path.isdir(worktree):
+        run(["git", "worktree", "add", "--detach", worktree, "main"], cwd=CHECKOUT)
+    run(["git", "checkout", "--detach", "main"], cwd=worktree)
+    run(["git", "reset", "--hard", "main"], cwd=worktree)
+    shutil.copyfile(os.path.join(args.dir, "net.nnue"), os.path.join(worktree, "src/eval/zwischen.nnue"))
+    run(["nice", "-n", "5", "cargo", "build", "--release"], cwd=worktree)
+    binary = os.path.join(args.dir, "zwischen-new")
+    shutil.copyfile(os.path.join(worktree, "target/release/zwischen"), binary)
+    os.chmod(binary, 0o755)
+    bench = subprocess.run([binary, "bench"], check=True, capture_output=True, text=True).stdout
+    with open(os.path.join(args.dir, "bench.txt"), "w") as file:
+        file.write(bench)
+    print(bench.strip().splitlines()[-1])
+
+
+def match_command(args, name):
+    return [
+        sys.executable, args.match,
+        "--engine", f"new={os.path.join(args.dir, 'zwischen-new')}",
+        "--engine", f"base={args.base}",
+        "--option", "new:Hash=16", "--option", "base:Hash=16",
+        "--openings", args.openings,
+        "--pgn", os.path.join(args.dir, name + ".pgn"),
+    ]
+
+
+def match(args):
+    command = match_command(args, "m10k") + [
+        "--nodes", "10000", "--games", "400", "--seed", "7", "--concurrency", str(args.concurrency),
+    ]
+    run(command, log=os.path.join(args.dir, "m10k.log"))
+
+
+def gate(args):
+    name = f"gate-{args.gate_offset}"
+    command = match_command(args, name) + [
+        "--tc", "8+0.08", "--games", "1000", "--concurrency", "2", "--seed", "32",
+        "--opening-offset", str(args.gate_offset), "--sprt", "0", "10", "--report-every", "20",
+        "--draw-movenumber", "40", "--draw-moves", "8", "--draw-score", "10",
+        "--resign-moves", "4", "--resign-score", "1000",
+    ]
+    with Paused(True):
+        run(command, log=os.path.join(args.dir, name + ".log"))
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--dir", required=True, help="where this net's files go")
+    parser.add_argument("--data", action="append", default=[], help="a data file (repeat)")
+    parser.add_argument("--base", required=True, help="the build with the net to beat")
+    parser.add_argument("--train-args", default="--hidden 256 --output-buckets 8 --epochs 24 --lr 0.002 --wdl 0")
+    parser.add_argument("--pause", action="store_true", help="pause the generators while training")
+    parser.add_argument("--steps", default="snapshot,train,build,match", help=f"of {','.join(STEPS)}")
+    parser.add_argument("--worktree", default="/work/wt-next")
+    parser.add_argument("--match", default="/work/shared/tools/match.py")
+    parser.add_argument("--openings", default="/work/shared/openings/balanced-6to8ply.epd")
+    parser.add_argument("--concurrency", type=int, default=1, help="of the 10,000-node match")
+    parser.add_argument("--gate-offset", type=int, default=0)
+    args = parser.parse_args()
+    args.dir = os.path.abspath(args.dir)
+    args.base = os.path.abspath(args.base)
+    os.makedirs(args.dir, exist_ok=True)
+
+    # The trainer: this checkout's build, copied so that later builds do not change it.
+    args.trainer = os.path.join(args.dir, "zwischen-trainer")
+    if not os.path.exists(args.trainer):
+        run(["nice", "-n", "5", "cargo", "build", "--release"], cwd=CHECKOUT)
+        shutil.copyfile(os.path.join(CHECKOUT, "target/release/zwischen"), args.trainer)
+        os.chmod(args.trainer, 0o755)
+
+    actions = {"snapshot": snapshot, "train": train, "build": build, "match": match, "gate": gate}
+    for step in args.steps.split(","):
+        if step not in actions:
+            sys.exit(f"unknown step {step}: one of {','.join(STEPS)}")
+        marker = os.path.join(args.dir, f"{step}.done" if step != "gate" else f"gate-{args.gate_offset}.done")
+        if os.path.exists(marker):
+            print(f"{step}: done before")
+            continue
+        if step == "snapshot" and not args.data:
+            sys.exit("snapshot needs --data")
+        actions[step](args)
+        open(marker, "w").close()
+
+
+if __name__ == "__main__":
+    main()
