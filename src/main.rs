@@ -234,6 +234,10 @@ struct TrainArgs {
     /// Continue from a checkpoint (keep --epochs as in the original run).
     #[arg(long)]
     resume: Option<std::path::PathBuf>,
+    /// Start from this net file (its width and buckets) instead of random weights, to train
+    /// it on further data; --king-buckets and --output-buckets are then ignored.
+    #[arg(long, conflicts_with = "resume")]
+    init: Option<std::path::PathBuf>,
 }
 
 fn train_defaults() -> zwischen::tools::train::Settings {
@@ -263,6 +267,7 @@ impl From<TrainArgs> for zwischen::tools::train::Settings {
             mirror: args.mirror,
             checkpoint_dir: args.checkpoint_dir,
             resume: args.resume,
+            init: args.init,
         }
     }
 }

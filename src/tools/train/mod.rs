@@ -7,7 +7,7 @@
 //! zwischen train --data FILE [--data FILE2 ...] --out NET.nnue [--hidden 256] [--epochs 30]
 //!     [--batch 16384] [--lr 0.001] [--final-lr-ratio 0.01] [--wdl 0.25] [--weight-decay 0.01]
 //!     [--threads N] [--seed 1] [--val-fraction 0.01] [--mirror] [--checkpoint-dir DIR]
-//!     [--resume CHECKPOINT]
+//!     [--resume CHECKPOINT | --init NET.nnue]
 //! ```
 //!
 //! * **Data.** Every file of 32-byte records (`zwischen datagen`, or `zwischen convert` from
@@ -42,6 +42,9 @@
 //!   directory of `--out`). `--resume` continues from such a checkpoint: weights, optimiser
 //!   moments and the epoch count; each epoch's shuffle is seeded by the seed and the epoch
 //!   number, so a resumed run with the same settings matches an uninterrupted one exactly.
+//! * **Training on.** `--init NET.nnue` starts from a quantised net (its width and buckets; each
+//!   value divided by its scale, which quantises back to the same file) with fresh optimiser
+//!   moments and the schedule given, to train an earlier net on further data.
 //!
 //! Each epoch prints its number, the training loss (mean over the epoch, as the weights
 //! moved), the validation loss, the learning rate, positions per second and seconds.
@@ -64,8 +67,10 @@ pub use checkpoint::{Checkpoint, CheckpointError};
 pub use data::{Dataset, LoadReport};
 pub use network::{Architecture, Network, Scratch, king_layout};
 
-use crate::eval::HIDDEN;
-use crate::eval::file::{Buckets, MAX_OUTPUT_BUCKETS};
+use crate::eval::file::{
+    Buckets, HEADER_BYTES, MAX_OUTPUT_BUCKETS, QuantisedNet, declared_hidden, fnv1a,
+};
+use crate::eval::{HIDDEN, INPUTS, QA, QB, SCALE};
 
 /// What `zwischen train` does (`main.rs` turns the command line into it; the fields are
 /// the options of the same names).
@@ -108,6 +113,9 @@ pub struct Settings {
     pub checkpoint_dir: Option<PathBuf>,
     /// Continue from a checkpoint (keep `epochs` as in the original run).
     pub resume: Option<PathBuf>,
+    /// Start from this quantised net (its architecture, fresh optimiser moments) instead of
+    /// random weights: to train an existing net on further data.
+    pub init: Option<PathBuf>,
 }
 
 impl Default for Settings {
@@ -134,6 +142,7 @@ impl Default for Settings {
             mirror: false,
             checkpoint_dir: None,
             resume: None,
+            init: None,
         }
     }
 }
@@ -186,6 +195,9 @@ impl Settings {
         }
         if !(0.0..1.0).contains(&self.val_fraction) {
             return fail("--val-fraction must be at least 0 and below 1");
+        }
+        if self.resume.is_some() && self.init.is_some() {
+            return fail("--resume and --init exclude each other");
         }
         Ok(())
     }
@@ -414,6 +426,36 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
     std::fs::rename(&temporary, path).map_err(fail)
 }
 
+/// The float network of the quantised net file `path` (`--init`): its width and buckets, with
+/// the factoriser unless `--no-factoriser`.
+fn initial_network(
+    settings: &Settings,
+    path: &Path,
+    log: &mut dyn Write,
+) -> Result<Network, TrainError> {
+    let shown = path.display().to_string();
+    let bytes =
+        std::fs::read(path).map_err(|source| TrainError::Read { path: shown.clone(), source })?;
+    let Some(hidden) = declared_hidden(&bytes) else {
+        return Err(TrainError::Settings(format!("{shown} is not a network file")));
+    };
+    if settings.hidden.is_some_and(|h| h != hidden) {
+        return Err(TrainError::Settings(format!(
+            "--hidden {} does not match {shown}'s {hidden}",
+            settings.hidden.unwrap_or_default()
+        )));
+    }
+    let net = QuantisedNet::from_bytes(&bytes, INPUTS, hidden)
+        .map_err(|error| TrainError::Settings(format!("{shown}: {error}")))?;
+    if (net.scale, net.qa, net.qb) != (SCALE as u32, QA as u32, QB as u32) {
+        return Err(TrainError::Settings(format!(
+            "{shown} is quantised otherwise than this build"
+        )));
+    }
+    writeln!(log, "starting from {shown} (FNV-1a {:016x})", fnv1a(&bytes[HEADER_BYTES..])).ok();
+    Ok(Network::from_quantised(&net, !settings.no_factoriser))
+}
+
 /// Loads the data and trains as `settings` say, logging to `log`; returns the final network.
 pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainError> {
     settings.check()?;
@@ -439,7 +481,10 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
             (checkpoint.network, adam, checkpoint.epoch as usize)
         }
         None => {
-            let network = Network::with_architecture(settings.architecture(), settings.seed);
+            let network = match &settings.init {
+                Some(path) => initial_network(settings, path, log)?,
+                None => Network::with_architecture(settings.architecture(), settings.seed),
+            };
             let adam = AdamW::new(network.params().len(), settings.weight_decay);
             (network, adam, 0)
         }
@@ -746,6 +791,33 @@ mod tests {
         };
         assert_eq!(run(&resumed, &mut std::io::sink()).unwrap(), full);
         assert!(settings.checkpoint_path(2).exists());
+
+        // Training on from the written net: a step too small to move a weight by a
+        // quantisation step gives the net back; a real one lowers its loss further.
+        let standing = Settings {
+            out: dir.join("init.nnue"),
+            init: Some(settings.out.clone()),
+            hidden: None,
+            epochs: 1,
+            lr: 1e-9,
+            ..settings.clone()
+        };
+        let mut log = Vec::new();
+        let again = run(&standing, &mut log).unwrap();
+        assert!(String::from_utf8(log).unwrap().contains("starting from"));
+        assert_eq!(again.quantise(), full.quantise());
+        let (mut data, mut report) = (Dataset::default(), LoadReport::default());
+        for path in &settings.data {
+            data.load_file(path, &mut report).unwrap();
+        }
+        let all: Vec<u32> = (0..data.len() as u32).collect();
+        let loss =
+            |net: Network| Trainer::new(net, AdamW::new(0, 0.0), 1).mean_loss(&data, &all, 0.0);
+        let trained_on =
+            run(&Settings { epochs: 4, lr: 0.01, ..standing.clone() }, &mut std::io::sink());
+        assert!(loss(trained_on.unwrap()) < loss(full.clone()));
+        let both = Settings { resume: Some(settings.checkpoint_path(2)), ..standing };
+        assert!(run(&both, &mut std::io::sink()).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
