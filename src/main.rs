@@ -225,6 +225,10 @@ struct TrainArgs {
     /// Share of the positions held out for validation.
     #[arg(long, default_value_t = train_defaults().val_fraction)]
     val_fraction: f64,
+    /// A validation file (repeat for several) instead of --val-fraction of the data, which
+    /// is then all trained on: the same validation set for runs on different data.
+    #[arg(long)]
+    val_data: Vec<std::path::PathBuf>,
     /// Also train on the left-right mirror of each position without castling rights.
     #[arg(long)]
     mirror: bool,
@@ -264,6 +268,7 @@ impl From<TrainArgs> for zwischen::tools::train::Settings {
             threads: args.threads,
             seed: args.seed,
             val_fraction: args.val_fraction,
+            val_data: args.val_data,
             mirror: args.mirror,
             checkpoint_dir: args.checkpoint_dir,
             resume: args.resume,

@@ -6,7 +6,8 @@
 //! ```text
 //! zwischen train --data FILE [--data FILE2 ...] --out NET.nnue [--hidden 256] [--epochs 30]
 //!     [--batch 16384] [--lr 0.001] [--final-lr-ratio 0.01] [--wdl 0.25] [--weight-decay 0.01]
-//!     [--threads N] [--seed 1] [--val-fraction 0.01] [--mirror] [--checkpoint-dir DIR]
+//!     [--threads N] [--seed 1] [--val-fraction 0.01 | --val-data FILE] [--mirror]
+//!     [--checkpoint-dir DIR]
 //!     [--resume CHECKPOINT | --init NET.nnue]
 //! ```
 //!
@@ -14,7 +15,9 @@
 //!   `FEN;result;score` text) is read into memory, about 60 bytes a position. Records that do
 //!   not decode are skipped and counted, as are records with |score| > 10000 (mate scores); a
 //!   trailing partial record is ignored with a warning. The last `--val-fraction` of the
-//!   positions (in file order, so whole games) is the validation set, never trained on.
+//!   positions (in file order, so whole games) is the validation set, never trained on;
+//!   `--val-data FILE` (repeatable) makes those files the validation set instead, so that runs
+//!   on different data are judged on the same games.
 //!   `--mirror` adds the left-right mirror of every position without castling rights.
 //! * **Network.** The engine's: accumulator per view = feature biases + the feature weights of
 //!   every piece ([`crate::eval::feature_index`]); `out = sum screlu(acc_us) * w[..H] +
@@ -107,6 +110,9 @@ pub struct Settings {
     pub seed: u64,
     /// Share of the positions held out for validation.
     pub val_fraction: f64,
+    /// Validation files instead of a share of `data` (all of `data` is then trained on): the
+    /// same validation set for runs on different data.
+    pub val_data: Vec<PathBuf>,
     /// Also train on the left-right mirror of each position without castling rights.
     pub mirror: bool,
     /// Where the per-epoch float checkpoints go (`None`: next to `out`).
@@ -139,6 +145,7 @@ impl Default for Settings {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
             val_fraction: 0.01,
+            val_data: Vec::new(),
             mirror: false,
             checkpoint_dir: None,
             resume: None,
@@ -493,7 +500,11 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
     let mut data = Dataset::default();
     data.mirror = settings.mirror;
     let mut report = LoadReport::default();
-    for path in &settings.data {
+    let mut trained = 0;
+    for (i, path) in settings.data.iter().chain(&settings.val_data).enumerate() {
+        if i == settings.data.len() {
+            trained = data.len();
+        }
         data.load_file(path, &mut report)
             .map_err(|source| TrainError::Read { path: path.display().to_string(), source })?;
     }
@@ -503,7 +514,15 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
     if data.is_empty() {
         return Err(TrainError::NoData);
     }
-    let (train, validation) = data::split(data.len(), settings.val_fraction);
+    let (train, validation) = if settings.val_data.is_empty() {
+        data::split(data.len(), settings.val_fraction)
+    } else {
+        let count = |range: std::ops::Range<usize>| range.map(|i| i as u32).collect::<Vec<u32>>();
+        (count(0..trained), count(trained..data.len()))
+    };
+    if train.is_empty() {
+        return Err(TrainError::NoData);
+    }
     writeln!(
         log,
         "data: {} records read, {} invalid, {} with |score| > {} skipped; {} training and {} validation positions ({:.1} s)",
@@ -818,6 +837,19 @@ mod tests {
         assert!(loss(trained_on.unwrap()) < loss(full.clone()));
         let both = Settings { resume: Some(settings.checkpoint_path(2)), ..standing };
         assert!(run(&both, &mut std::io::sink()).is_err());
+
+        // A validation file instead of the data's tail: all of the data is trained on.
+        let held_out = Settings {
+            data: settings.data[..1].to_vec(),
+            val_data: settings.data[1..].to_vec(),
+            epochs: 1,
+            out: dir.join("held.nnue"),
+            ..settings.clone()
+        };
+        let mut log = Vec::new();
+        run(&held_out, &mut log).unwrap();
+        let log = String::from_utf8(log).unwrap();
+        assert!(log.contains("200 training and 100 validation"), "{log}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
