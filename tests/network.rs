@@ -77,6 +77,29 @@ fn king_moves_between_buckets_rebuild_from_the_cache() {
     }
 }
 
+/// A net file's output scale is how the engine reads the output: the embedded net with its
+/// scale halved evaluates every position to half (up to the rounding of the division), and
+/// the engine names it by its hash and that scale. Scales past 4 x 400 are refused.
+#[test]
+fn the_output_scale_of_the_file_scales_the_evaluation() {
+    let bytes = include_bytes!("../src/eval/zwischen.nnue");
+    let mut halved = bytes.to_vec();
+    halved[20..24].copy_from_slice(&200u32.to_le_bytes());
+    let full = eval::Network::from_bytes(bytes).unwrap();
+    let half = eval::Network::from_bytes(&halved).unwrap();
+    assert_eq!(half.hash, full.hash);
+    assert_eq!(half.identity(), format!("{:016x}, output scale 200", full.hash));
+    assert_eq!(full.identity(), format!("{:016x}", full.hash));
+    for fen in STARTS {
+        let pos = Position::from_fen(fen).unwrap();
+        let (a, b) = (full.evaluate(&pos), half.evaluate(&pos));
+        assert!((2 * b - a).abs() <= 2, "{fen}: {a} and {b}");
+    }
+    let mut too_big = bytes.to_vec();
+    too_big[20..24].copy_from_slice(&1601u32.to_le_bytes());
+    assert!(eval::Network::from_bytes(&too_big).is_err());
+}
+
 /// The same position with colours swapped: board flipped top to bottom, piece colours and the
 /// side to move exchanged, castling and en-passant fields mirrored.
 fn colour_flipped(fen: &str) -> String {

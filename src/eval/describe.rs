@@ -53,7 +53,7 @@ pub fn describe(net: &Network, pos: &Position) -> String {
         let _ = writeln!(out, "{letters}\n{values}");
     }
     let _ = writeln!(out, "{line}");
-    let _ = writeln!(out, "Network {:016x}", net.hash);
+    let _ = writeln!(out, "Network {}", net.identity());
     let _ = writeln!(
         out,
         "NNUE evaluation: {total} cp (White's view), {} cp (side to move)",

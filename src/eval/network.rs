@@ -43,7 +43,11 @@ pub struct Network {
     pub(super) output_weights: Vec<i16>,
     pub(super) output_bias: Vec<i32>,
     pub(super) buckets: Buckets,
-    /// FNV-1a hash of the file's payload, to tell nets apart.
+    /// Centipawns per unit of the float output: the file's output scale. The trainer writes
+    /// [`SCALE`] (it fits `score / SCALE`); a smaller one makes the engine play the same net
+    /// with evaluations shrunk toward 0, which the search's margins may suit better.
+    pub scale: u32,
+    /// FNV-1a hash of the file's payload, to tell nets apart (with `scale`).
     pub hash: u64,
 }
 
@@ -69,10 +73,11 @@ pub fn use_embedded() {
 }
 
 impl Network {
-    /// Reads a net file; every header field and the payload hash are checked.
+    /// Reads a net file; every header field and the payload hash are checked. The output scale
+    /// may be any from 1 to 4 * [`SCALE`] (see `scale`).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         let net = QuantisedNet::from_bytes(bytes, INPUTS, HIDDEN)?;
-        if net.scale != SCALE as u32 || net.qa != QA as u32 || net.qb != QB as u32 {
+        if net.qa != QA as u32 || net.qb != QB as u32 || net.scale > 4 * SCALE as u32 {
             return Err(NetError::BadQuantisation { scale: net.scale, qa: net.qa, qb: net.qb });
         }
         let hash = super::file::fnv1a(&bytes[super::file::HEADER_BYTES..]);
@@ -92,7 +97,18 @@ impl Network {
             output_weights: net.output_weights.clone(),
             output_bias: net.output_bias.clone(),
             buckets: net.buckets,
+            scale: net.scale,
             hash,
+        }
+    }
+
+    /// How the engine names the net: its hash, and its output scale where that is not the
+    /// trainer's.
+    pub fn identity(&self) -> String {
+        if self.scale == SCALE as u32 {
+            format!("{:016x}", self.hash)
+        } else {
+            format!("{:016x}, output scale {}", self.hash, self.scale)
         }
     }
 
@@ -150,7 +166,7 @@ impl Network {
         // The kernel sums half squares; twice its sum over QA is in units of QA * QB.
         let sum = i64::from(simd::screlu_output(us, them, self.output_weights(bucket)));
         let raw = 2 * sum / i64::from(QA) + i64::from(self.output_bias[bucket]);
-        (raw * i64::from(SCALE) / i64::from(QA * QB)) as i32
+        (raw * i64::from(self.scale) / i64::from(QA * QB)) as i32
     }
 
     /// Evaluation of `pos` from scratch: centipawns, side to move's view.

@@ -447,18 +447,18 @@ fn load_network(path: &str) -> Result<(), String> {
     if path == options::EMBEDDED_NET {
         eval::use_embedded();
         output::line(&format!(
-            "info string EvalFile: the embedded network ({:016x})",
-            eval::current().hash
+            "info string EvalFile: the embedded network ({})",
+            eval::current().identity()
         ));
         return Ok(());
     }
-    let kept = eval::current().hash;
+    let kept = eval::current().identity();
     let bytes = std::fs::read(path)
-        .map_err(|e| format!("EvalFile '{path}': {e}; the network {kept:016x} stays"))?;
+        .map_err(|e| format!("EvalFile '{path}': {e}; the network {kept} stays"))?;
     let net = Network::from_bytes(&bytes)
-        .map_err(|e| format!("EvalFile '{path}': {e}; the network {kept:016x} stays"))?;
-    let hash = net.hash;
+        .map_err(|e| format!("EvalFile '{path}': {e}; the network {kept} stays"))?;
+    let identity = net.identity();
     eval::set_current(net);
-    output::line(&format!("info string EvalFile: loaded '{path}' ({hash:016x})"));
+    output::line(&format!("info string EvalFile: loaded '{path}' ({identity})"));
     Ok(())
 }

@@ -454,12 +454,21 @@ fn initial_network(
     }
     let net = QuantisedNet::from_bytes(&bytes, INPUTS, hidden)
         .map_err(|error| TrainError::Settings(format!("{shown}: {error}")))?;
-    if (net.scale, net.qa, net.qb) != (SCALE as u32, QA as u32, QB as u32) {
+    if (net.qa, net.qb) != (QA as u32, QB as u32) {
         return Err(TrainError::Settings(format!(
             "{shown} is quantised otherwise than this build"
         )));
     }
     writeln!(log, "starting from {shown} (FNV-1a {:016x})", fnv1a(&bytes[HEADER_BYTES..])).ok();
+    if net.scale != SCALE as u32 {
+        // The scale is how the engine reads the output, not part of what was learnt.
+        writeln!(
+            log,
+            "note: its output scale {} is not kept: the net written has {SCALE}",
+            net.scale
+        )
+        .ok();
+    }
     Ok(Network::from_quantised(&net, !settings.no_factoriser))
 }
 
