@@ -7,8 +7,8 @@
 //! also mirror the board left-right when that king is on files e-h (see [`file::Buckets`]).
 //! The output concatenates the side to move's accumulator and the other's, activates them with
 //! `clamp(x, 0, 1)^2` and takes a weighted sum with the weights of one of B output buckets,
-//! chosen by the number of pieces; the result times [`SCALE`] is centipawns. The embedded
-//! net has K = B = 1.
+//! chosen by the number of pieces; the result times the file's output scale (the trainer
+//! writes [`SCALE`]) is centipawns. The embedded net has K = 1 and B = 8.
 
 mod accumulator;
 mod describe;
@@ -38,7 +38,8 @@ pub const QA: i32 = 255;
 /// Output-layer quantisation: float 1.0 is `QB`. (64 rounded the typical output weight, about
 /// 0.1, by up to 8 %, some 10 cp of noise in the evaluation; 256 keeps it below 1 cp.)
 pub const QB: i32 = 256;
-/// Centipawns per unit of the float output.
+/// Centipawns per unit of the float output as the trainer fits it (`sigmoid(score / SCALE)`)
+/// and writes it into a net file; the engine uses each file's own scale.
 pub const SCALE: i32 = 400;
 /// Largest float weight magnitude the trainer allows, so that no accumulator can overflow and
 /// the output kernel's i32 lanes cannot either (see `simd::avx2`).
