@@ -10,7 +10,9 @@ last one stopped):
   paused when --pause is given (so two training threads get both cores);
 - build: embeds DIR/net.nnue in a worktree of main (--worktree, made or reset here), builds it
   and keeps the binary as DIR/zwischen-new and its `bench` as DIR/bench.txt;
-- match: the new build against --base at 10,000 nodes a move, 400 games (DIR/m10k.log);
+- match: the new build against --base at 10,000 nodes a move, 400 games (DIR/m10k.log): a
+  sanity check only, since it has misjudged changes of the evaluation's size (README, "The
+  output scale");
 - gate: the landing test, SPRT [0, 10] at 8+0.08 on both cores with the generators paused
   (DIR/gate-OFFSET.log). A session that ends before the verdict resumes it with
   `--gate-offset GAMES_PLAYED` and combines the logs with scripts/combine_matches.py.
