@@ -45,9 +45,9 @@
 //!   directory of `--out`). `--resume` continues from such a checkpoint: weights, optimiser
 //!   moments and the epoch count; each epoch's shuffle is seeded by the seed and the epoch
 //!   number, so a resumed run with the same settings matches an uninterrupted one exactly.
-//! * **Training on.** `--init NET.nnue` starts from a quantised net (its width and buckets; each
-//!   value divided by its scale, which quantises back to the same file) with fresh optimiser
-//!   moments and the schedule given, to train an earlier net on further data.
+//! * **Training on.** `--init NET.nnue` starts from a quantised net (its width and buckets, no
+//!   factoriser; each value divided by its scale, which quantises back to the same file) with
+//!   fresh optimiser moments and the schedule given, to train an earlier net on further data.
 //!
 //! Each epoch prints its number, the training loss (mean over the epoch, as the weights
 //! moved), the validation loss, the learning rate, positions per second and seconds.
@@ -433,8 +433,8 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
     std::fs::rename(&temporary, path).map_err(fail)
 }
 
-/// The float network of the quantised net file `path` (`--init`): its width and buckets, with
-/// the factoriser unless `--no-factoriser`.
+/// The float network of the quantised net file `path` (`--init`): its width and buckets, no
+/// factoriser (see [`Network::from_quantised`]).
 fn initial_network(
     settings: &Settings,
     path: &Path,
@@ -469,7 +469,7 @@ fn initial_network(
         )
         .ok();
     }
-    Ok(Network::from_quantised(&net, !settings.no_factoriser))
+    Ok(Network::from_quantised(&net))
 }
 
 /// Loads the data and trains as `settings` say, logging to `log`; returns the final network.

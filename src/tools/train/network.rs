@@ -284,22 +284,16 @@ impl Network {
     }
 
     /// The float network a quantised one stands for (each value divided by its scale), to
-    /// train on from there. With `factoriser` (and king buckets) the shared rows start at 0
-    /// and each bucket's rows hold the file's: the same function either way.
-    pub fn from_quantised(net: &QuantisedNet, factoriser: bool) -> Network {
-        let architecture = Architecture {
-            hidden: net.hidden,
-            buckets: net.buckets,
-            factoriser: factoriser && net.buckets.king_buckets() > 1,
-        };
+    /// train on from there. Without the factoriser: the file's rows are each bucket's whole
+    /// weight, and with shared rows the factoriser's tighter clip would cut them.
+    pub fn from_quantised(net: &QuantisedNet) -> Network {
+        let architecture =
+            Architecture { hidden: net.hidden, buckets: net.buckets, factoriser: false };
         fn scaled(values: &[i16], scale: i32) -> impl Iterator<Item = f32> + '_ {
             values.iter().map(move |&x| f32::from(x) / scale as f32)
         }
         let mut params = Vec::with_capacity(architecture.param_count());
         params.extend(scaled(&net.feature_weights, QA));
-        if architecture.factoriser {
-            params.resize(params.len() + INPUTS * net.hidden, 0.0);
-        }
         params.extend(scaled(&net.feature_bias, QA));
         params.extend(scaled(&net.output_weights, QB));
         params.extend(net.output_bias.iter().map(|&b| b as f32 / (QA * QB) as f32));
@@ -856,19 +850,14 @@ mod tests {
             // The same values back in float: the integer evaluation differs from them only by
             // its truncating divisions, and from the original by the rounding of the
             // parameters (with QB = 256 each saturated unit's output weight can be off by up
-            // to 400 / 512 cp). Quantised again, they give the same file; with the
-            // factoriser's shared rows (zero) added, the same evaluations.
-            let dequantised = Network::from_quantised(&read, false);
+            // to 400 / 512 cp). Quantised again, they give the same file.
+            let dequantised = Network::from_quantised(&read);
             assert!(!dequantised.architecture().factoriser);
             assert_eq!(dequantised.quantise(), read);
-            let factorised = Network::from_quantised(&read, true);
-            assert_eq!(factorised.architecture().factoriser, kings > 1);
-            assert_eq!(factorised.quantise(), read);
             for fen in FENS {
                 let pos = Position::from_fen(fen).unwrap();
                 let integer = integer_eval(&read, &pos) as f32;
                 let (float, exact) = (net.evaluate(&pos), dequantised.evaluate(&pos));
-                assert_eq!(factorised.evaluate(&pos), exact, "{fen}");
                 assert!(
                     (exact - integer).abs() <= 1.01,
                     "{fen}: dequantised {exact}, integer {integer}"
