@@ -15,6 +15,8 @@ import subprocess
 import sys
 import tempfile
 
+from uci_process import UciProcess
+
 
 def positions(binary, games, count):
     with tempfile.TemporaryDirectory() as tmp:
@@ -27,13 +29,17 @@ def positions(binary, games, count):
 
 
 def evaluations(binary, net, fens):
-    script = f"uci\nsetoption name EvalFile value {net}\nisready\n"
-    script += "".join(f"position fen {fen}\neval\n" for fen in fens) + "quit\n"
-    out = subprocess.run([binary], input=script, capture_output=True, text=True, check=True).stdout
-    marker = "NNUE evaluation: "
-    values = [int(line.split(marker)[1].split(" cp")[0]) for line in out.splitlines() if line.startswith(marker)]
-    if len(values) != len(fens):
-        sys.exit(f"{net}: {len(values)} evaluations for {len(fens)} positions")
+    engine = UciProcess(binary)
+    engine.send("uci")
+    engine.wait_for("uciok")
+    engine.send(f"setoption name EvalFile value {net}")
+    values = []
+    for fen in fens:
+        engine.send(f"position fen {fen}")
+        engine.send("eval")
+        line = engine.wait_for("NNUE evaluation: ")
+        values.append(int(line.split("NNUE evaluation: ")[1].split(" cp")[0]))
+    engine.quit()
     return values
 
 
