@@ -33,6 +33,11 @@ def evaluations(binary, net, fens):
     engine.send("uci")
     engine.wait_for("uciok")
     engine.send(f"setoption name EvalFile value {net}")
+    # A net that fails to load leaves the embedded one in use: stop rather than measure it.
+    answer = engine.wait_for("info string")
+    if not answer.startswith("info string EvalFile: loaded"):
+        engine.quit()
+        sys.exit(f"{net}: {answer.strip()}")
     values = []
     for fen in fens:
         engine.send(f"position fen {fen}")
@@ -43,18 +48,24 @@ def evaluations(binary, net, fens):
     return values
 
 
-def main():
-    if len(sys.argv) not in (5, 6):
-        sys.exit(__doc__)
-    binary, net_a, net_b, games = sys.argv[1:5]
-    count = int(sys.argv[5]) if len(sys.argv) == 6 else 2000
+def measure(binary, net_a, net_b, games, count=2000):
+    """Prints the comparison and returns the median of |B| / |A|."""
     fens = positions(binary, games, count)
     a, b = evaluations(binary, net_a, fens), evaluations(binary, net_b, fens)
     slope = sum(x * y for x, y in zip(a, b)) / sum(x * x for x in a)
     ratios = sorted(abs(y) / abs(x) for x, y in zip(a, b) if 50 <= abs(x) <= 1500)
+    median = ratios[len(ratios) // 2]
     print(f"{len(fens)} positions: slope of B on A {slope:.3f}; "
-          f"median |B|/|A| {ratios[len(ratios) // 2]:.3f} over {len(ratios)} with |A| 50-1500 cp")
+          f"median |B|/|A| {median:.3f} over {len(ratios)} with |A| 50-1500 cp")
     print(f"mean |A| {sum(map(abs, a)) / len(a):.1f} cp, mean |B| {sum(map(abs, b)) / len(b):.1f} cp")
+    return median
+
+
+def main():
+    if len(sys.argv) not in (5, 6):
+        sys.exit(__doc__)
+    binary, net_a, net_b, games = sys.argv[1:5]
+    measure(binary, net_a, net_b, games, int(sys.argv[5]) if len(sys.argv) == 6 else 2000)
 
 
 if __name__ == "__main__":

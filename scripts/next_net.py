@@ -8,6 +8,11 @@ last one stopped):
   caught half-written), and counts them (DIR/data.txt);
 - train: `zwischen train` on the copies (DIR/net.nnue, log DIR/train.log), the generators
   paused when --pause is given (so two training threads get both cores);
+- scale: brings DIR/net.nnue's evaluations to the size of the net main embeds (--reference-net)
+  over the positions of --size-games: a net trained on self-play scores evaluates larger than
+  the net that played (about 13 % from gen4 on), and the search's margins are tuned to the
+  old size. The trained net stays as DIR/net-trained.nnue; DIR/net.nnue gets the output scale
+  400 / (median ratio of the absolute evaluations) (scripts/eval_size.py, scripts/net_scale.py);
 - build: embeds DIR/net.nnue in a worktree of main (--worktree, made or reset here), builds it
   and keeps the binary as DIR/zwischen-new and its `bench` as DIR/bench.txt;
 - match: the new build against --base at 10,000 nodes a move, 400 games (DIR/m10k.log): a
@@ -19,7 +24,8 @@ last one stopped):
 
     python3 scripts/next_net.py --dir /work/nets/gen5 --base /work/data/zwischen-fe50c25 \\
         --data /work/data/gen4-games-n5000-s3201.zg --data /work/data/gen4-games-n2500-s3302.zg \\
-        --train-args="--hidden 256 --output-buckets 8 --epochs 24 --lr 0.002 --wdl 0" --pause
+        --train-args="--hidden 256 --output-buckets 8 --epochs 24 --lr 0.002 --wdl 0" --pause \\
+        --steps snapshot,train,scale,build,gate --size-games /work/data/gen4-games-n5000-s3202.zg
 
 Run it from the checkout (it builds the trainer there first).
 """
@@ -28,13 +34,17 @@ import argparse
 import os
 import shlex
 import shutil
+import struct
 import subprocess
 import sys
+
+import eval_size
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKOUT = os.path.dirname(HERE)
 DATAGEN = os.path.join(HERE, "datagen.py")
-STEPS = ["snapshot", "train", "build", "match", "gate"]
+STEPS = ["snapshot", "train", "scale", "build", "match", "gate"]
+SCALE_AT = 20  # the output scale's offset in a net file (src/eval/file.rs)
 
 
 def run(command, log=None, cwd=None):
@@ -95,6 +105,22 @@ def train(args):
         run(command, log=os.path.join(args.dir, "train.log"))
 
 
+def scale(args):
+    if not args.size_games:
+        sys.exit("scale needs --size-games")
+    net = os.path.join(args.dir, "net.nnue")
+    trained = os.path.join(args.dir, "net-trained.nnue")
+    if not os.path.exists(trained):
+        shutil.copyfile(net, trained)
+    with open(trained, "rb") as file:
+        (old,) = struct.unpack_from("<I", file.read(SCALE_AT + 4), SCALE_AT)
+    ratio = eval_size.measure(args.trainer, args.reference_net, trained, args.size_games)
+    new = round(old / ratio)
+    run([sys.executable, os.path.join(HERE, "net_scale.py"), trained, net, str(new)])
+    with open(os.path.join(args.dir, "scale.txt"), "w") as file:
+        file.write(f"median size ratio {ratio:.3f} against {args.reference_net}: scale {old} -> {new}\n")
+
+
 def build(args):
     worktree = args.worktree
     if not os.path.isdir(worktree):
@@ -150,6 +176,9 @@ def main():
     parser.add_argument("--train-args", default="--hidden 256 --output-buckets 8 --epochs 24 --lr 0.002 --wdl 0")
     parser.add_argument("--pause", action="store_true", help="pause the generators while training")
     parser.add_argument("--steps", default="snapshot,train,build,match", help=f"of {','.join(STEPS)}")
+    parser.add_argument("--size-games", help="a game file for the scale step (held-out games)")
+    parser.add_argument("--reference-net", default=os.path.join(CHECKOUT, "src/eval/zwischen.nnue"),
+                        help="the net whose evaluation size the scale step matches")
     parser.add_argument("--worktree", default="/work/wt-next")
     parser.add_argument("--match", default="/work/shared/tools/match.py")
     parser.add_argument("--openings", default="/work/shared/openings/balanced-6to8ply.epd")
@@ -167,7 +196,9 @@ def main():
         shutil.copyfile(os.path.join(CHECKOUT, "target/release/zwischen"), args.trainer)
         os.chmod(args.trainer, 0o755)
 
-    actions = {"snapshot": snapshot, "train": train, "build": build, "match": match, "gate": gate}
+    actions = {
+        "snapshot": snapshot, "train": train, "scale": scale, "build": build, "match": match, "gate": gate,
+    }
     for step in args.steps.split(","):
         if step not in actions:
             sys.exit(f"unknown step {step}: one of {','.join(STEPS)}")
