@@ -77,15 +77,18 @@ fn king_moves_between_buckets_rebuild_from_the_cache() {
     }
 }
 
-/// A net file's output scale is how the engine reads the output: the embedded net with its
-/// scale halved evaluates every position to half (up to the rounding of the division), and
-/// the engine names it by its hash and that scale. Scales past 4 x 400 are refused.
+/// A net file's output scale is how the engine reads the output: the embedded net at scale
+/// 200 evaluates every position to half of what it does at the trainer's 400 (up to the
+/// rounding of the division), and the engine names it by its hash and the scale where that is
+/// not 400. Scales past 4 x 400 are refused. (The embedded net has a scale of its own.)
 #[test]
 fn the_output_scale_of_the_file_scales_the_evaluation() {
-    let bytes = include_bytes!("../src/eval/zwischen.nnue");
-    let mut halved = bytes.to_vec();
+    let embedded = include_bytes!("../src/eval/zwischen.nnue");
+    let mut bytes = embedded.to_vec();
+    bytes[20..24].copy_from_slice(&400u32.to_le_bytes());
+    let mut halved = bytes.clone();
     halved[20..24].copy_from_slice(&200u32.to_le_bytes());
-    let full = eval::Network::from_bytes(bytes).unwrap();
+    let full = eval::Network::from_bytes(&bytes).unwrap();
     let half = eval::Network::from_bytes(&halved).unwrap();
     assert_eq!(half.hash, full.hash);
     assert_eq!(half.identity(), format!("{:016x}, output scale 200", full.hash));
@@ -95,7 +98,7 @@ fn the_output_scale_of_the_file_scales_the_evaluation() {
         let (a, b) = (full.evaluate(&pos), half.evaluate(&pos));
         assert!((2 * b - a).abs() <= 2, "{fen}: {a} and {b}");
     }
-    let mut too_big = bytes.to_vec();
+    let mut too_big = bytes.clone();
     too_big[20..24].copy_from_slice(&1601u32.to_le_bytes());
     assert!(eval::Network::from_bytes(&too_big).is_err());
 }
