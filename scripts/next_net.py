@@ -39,12 +39,12 @@ import subprocess
 import sys
 
 import eval_size
+from net_scale import SCALE_AT
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKOUT = os.path.dirname(HERE)
 DATAGEN = os.path.join(HERE, "datagen.py")
 STEPS = ["snapshot", "train", "scale", "build", "match", "gate"]
-SCALE_AT = 20  # the output scale's offset in a net file (src/eval/file.rs)
 
 
 def run(command, log=None, cwd=None):
