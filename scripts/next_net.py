@@ -125,8 +125,8 @@ def build(args):
     worktree = args.worktree
     if not os.path.isdir(worktree):
         run(["git", "worktree", "add", "--detach", worktree, "main"], cwd=CHECKOUT)
-    run(["git", "checkout", "--detach", "main"], cwd=worktree)
-    run(["git", "reset", "--hard", "main"], cwd=worktree)
+    # --force: the worktree still embeds the net of its last build.
+    run(["git", "checkout", "--force", "--detach", "main"], cwd=worktree)
     shutil.copyfile(os.path.join(args.dir, "net.nnue"), os.path.join(worktree, "src/eval/zwischen.nnue"))
     run(["nice", "-n", "5", "cargo", "build", "--release"], cwd=worktree)
     binary = os.path.join(args.dir, "zwischen-new")
