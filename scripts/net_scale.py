@@ -14,7 +14,7 @@ import argparse
 import struct
 
 MAGIC = b"ZWNN"
-SCALE_AT = 20
+SCALE_AT = 20  # SCALE_OFFSET in src/eval/file.rs
 
 
 def main():

@@ -84,12 +84,8 @@ fn king_moves_between_buckets_rebuild_from_the_cache() {
 #[test]
 fn the_output_scale_of_the_file_scales_the_evaluation() {
     let embedded = include_bytes!("../src/eval/zwischen.nnue");
-    let mut bytes = embedded.to_vec();
-    bytes[20..24].copy_from_slice(&400u32.to_le_bytes());
-    let mut halved = bytes.clone();
-    halved[20..24].copy_from_slice(&200u32.to_le_bytes());
-    let full = eval::Network::from_bytes(&bytes).unwrap();
-    let half = eval::Network::from_bytes(&halved).unwrap();
+    let full = eval::Network::from_bytes(&with_scale(embedded, 400)).unwrap();
+    let half = eval::Network::from_bytes(&with_scale(embedded, 200)).unwrap();
     assert_eq!(half.hash, full.hash);
     assert_eq!(half.identity(), format!("{:016x}, output scale 200", full.hash));
     assert_eq!(full.identity(), format!("{:016x}", full.hash));
@@ -98,9 +94,15 @@ fn the_output_scale_of_the_file_scales_the_evaluation() {
         let (a, b) = (full.evaluate(&pos), half.evaluate(&pos));
         assert!((2 * b - a).abs() <= 2, "{fen}: {a} and {b}");
     }
-    let mut too_big = bytes.clone();
-    too_big[20..24].copy_from_slice(&1601u32.to_le_bytes());
-    assert!(eval::Network::from_bytes(&too_big).is_err());
+    assert!(eval::Network::from_bytes(&with_scale(embedded, 1601)).is_err());
+}
+
+/// A copy of the net file `bytes` with the output scale `scale` in its header.
+fn with_scale(bytes: &[u8], scale: u32) -> Vec<u8> {
+    let mut copy = bytes.to_vec();
+    let at = eval::file::SCALE_OFFSET;
+    copy[at..at + 4].copy_from_slice(&scale.to_le_bytes());
+    copy
 }
 
 /// The same position with colours swapped: board flipped top to bottom, piece colours and the

@@ -139,6 +139,9 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
+/// Where the header keeps the output scale (a little-endian u32), for tools that rewrite it.
+pub const SCALE_OFFSET: usize = 20;
+
 const fn read_u32(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]])
 }
@@ -238,7 +241,8 @@ impl QuantisedNet {
                 want_hidden: hidden as u32,
             });
         }
-        let (scale, qa, qb) = (read_u32(bytes, 20), read_u32(bytes, 24), read_u32(bytes, 28));
+        let (scale, qa, qb) =
+            (read_u32(bytes, SCALE_OFFSET), read_u32(bytes, 24), read_u32(bytes, 28));
         if scale == 0 || qa == 0 || qb == 0 || qa > 32767 || qb > 32767 || scale > 100_000 {
             return Err(NetError::BadQuantisation { scale, qa, qb });
         }
