@@ -48,10 +48,11 @@ def evaluations(binary, net, fens):
     return values
 
 
-def measure(binary, net_a, net_b, games, count=2000):
-    """Prints the comparison and returns the median of |B| / |A|."""
+def measure(binary, net_a, net_b, games, count=2000, binary_b=None):
+    """Prints the comparison and returns the median of |B| / |A|. A build loads only nets of its
+    own hidden width: `binary_b`, when given, evaluates B (a build that embeds a net of B's)."""
     fens = positions(binary, games, count)
-    a, b = evaluations(binary, net_a, fens), evaluations(binary, net_b, fens)
+    a, b = evaluations(binary, net_a, fens), evaluations(binary_b or binary, net_b, fens)
     slope = sum(x * y for x, y in zip(a, b)) / sum(x * x for x in a)
     ratios = sorted(abs(y) / abs(x) for x, y in zip(a, b) if 50 <= abs(x) <= 1500)
     median = ratios[len(ratios) // 2]

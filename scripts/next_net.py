@@ -114,24 +114,41 @@ def scale(args):
         shutil.copyfile(net, trained)
     with open(trained, "rb") as file:
         (old,) = struct.unpack_from("<I", file.read(SCALE_AT + 4), SCALE_AT)
-    ratio = eval_size.measure(args.trainer, args.reference_net, trained, args.size_games)
+    sizing_binary = None
+    if hidden_width(trained) != hidden_width(args.reference_net):
+        # A build reads only nets of the width it embeds: size the new net with a build of it.
+        sizing_binary = build_with(args, trained, "zwischen-sizing")
+    ratio = eval_size.measure(args.trainer, args.reference_net, trained, args.size_games,
+                              binary_b=sizing_binary)
     new = round(old / ratio)
     run([sys.executable, os.path.join(HERE, "net_scale.py"), trained, net, str(new)])
     with open(os.path.join(args.dir, "scale.txt"), "w") as file:
         file.write(f"median size ratio {ratio:.3f} against {args.reference_net}: scale {old} -> {new}\n")
 
 
-def build(args):
+def hidden_width(net):
+    """The hidden width in a net file's header (bytes 12..16, see src/eval/file.rs)."""
+    with open(net, "rb") as file:
+        return struct.unpack_from("<I", file.read(16), 12)[0]
+
+
+def build_with(args, net, name):
+    """Builds main with `net` embedded, in the worktree; returns the binary, kept as DIR/name."""
     worktree = args.worktree
     if not os.path.isdir(worktree):
         run(["git", "worktree", "add", "--detach", worktree, "main"], cwd=CHECKOUT)
     # --force: the worktree still embeds the net of its last build.
     run(["git", "checkout", "--force", "--detach", "main"], cwd=worktree)
-    shutil.copyfile(os.path.join(args.dir, "net.nnue"), os.path.join(worktree, "src/eval/zwischen.nnue"))
+    shutil.copyfile(net, os.path.join(worktree, "src/eval/zwischen.nnue"))
     run(["nice", "-n", "5", "cargo", "build", "--release"], cwd=worktree)
-    binary = os.path.join(args.dir, "zwischen-new")
+    binary = os.path.join(args.dir, name)
     shutil.copyfile(os.path.join(worktree, "target/release/zwischen"), binary)
     os.chmod(binary, 0o755)
+    return binary
+
+
+def build(args):
+    binary = build_with(args, os.path.join(args.dir, "net.nnue"), "zwischen-new")
     bench = subprocess.run([binary, "bench"], check=True, capture_output=True, text=True).stdout
     with open(os.path.join(args.dir, "bench.txt"), "w") as file:
         file.write(bench)
