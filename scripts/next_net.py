@@ -12,7 +12,8 @@ last one stopped):
   over the positions of --size-games: a net trained on self-play scores evaluates larger than
   the net that played (about 13 % from gen4 on), and the search's margins are tuned to the
   old size. The trained net stays as DIR/net-trained.nnue; DIR/net.nnue gets the output scale
-  400 / (median ratio of the absolute evaluations) (scripts/eval_size.py, scripts/net_scale.py);
+  400 / (median ratio of the absolute evaluations) (scripts/eval_size.py, scripts/net_scale.py;
+  a net of another hidden width is evaluated by a build that embeds it, DIR/zwischen-sizing);
 - build: embeds DIR/net.nnue in a worktree of main (--worktree, made or reset here), builds it
   and keeps the binary as DIR/zwischen-new and its `bench` as DIR/bench.txt;
 - match: the new build against --base at 10,000 nodes a move, 400 games (DIR/m10k.log): a
