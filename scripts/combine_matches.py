@@ -8,11 +8,17 @@ pairs) and, with --sprt, the log-likelihood ratio of the combined games.
 Each log must end with match.py's `RESULT {...}` line (an interrupted run writes one too).
 The runs must pit the same two engines in the same order and use disjoint openings
 (`--opening-offset`), or the games are not independent.
+
+An interrupted run may stop between the two games of an opening. `--complete-pairs` counts
+from the per-game lines instead: only openings whose both games a log has, so a resumed run
+may start again at the first unfinished opening (`--opening-offset` one lower); an opening
+complete in two logs is an error.
 """
 
 import argparse
 import json
 import math
+import re
 import sys
 
 
@@ -22,6 +28,34 @@ def result_of(path):
     if not lines:
         sys.exit(f"{path}: no RESULT line")
     return json.loads(lines[-1][len("RESULT "):])
+
+
+GAME = re.compile(r"^\[\d+/\d+\] (\S+) vs (\S+) \(op (\d+)\): (1-0|0-1|1/2-1/2) ")
+
+
+def complete_pairs(path, first):
+    """The result dict of a log's complete pairs (games counted for engine `first`, or for
+    the engine named first in the log when None)."""
+    games = {}
+    with open(path, encoding="utf-8") as log:
+        for line in log:
+            match = GAME.match(line)
+            if match:
+                white, black, op, result = match.groups()
+                first = first or white
+                points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+                games.setdefault(int(op), []).append(points if white == first else 1.0 - points)
+    pairs = {op: points for op, points in games.items() if len(points) == 2}
+    dropped = sorted(op for op in games if op not in pairs)
+    if dropped:
+        print(f"{path}: openings {dropped} left out (not both games)")
+    flat = [p for points in pairs.values() for p in points]
+    penta = [0] * 5
+    for points in pairs.values():
+        penta[round(2 * sum(points))] += 1
+    result = {"w": flat.count(1.0), "d": flat.count(0.5), "l": flat.count(0.0), "penta": penta,
+              "games": len(flat), "engines": [first], "ops": set(pairs)}
+    return result, first
 
 
 def score_of(elo):
@@ -37,9 +71,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("logs", nargs="+")
     parser.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
+    parser.add_argument("--complete-pairs", action="store_true",
+                        help="count only openings with both games, from the per-game lines")
     args = parser.parse_args()
 
-    results = [result_of(path) for path in args.logs]
+    if args.complete_pairs:
+        results, first = [], None
+        for path in args.logs:
+            result, first = complete_pairs(path, first)
+            results.append(result)
+        seen = set()
+        for result in results:
+            if seen & result["ops"]:
+                sys.exit(f"openings {sorted(seen & result['ops'])} complete in two logs")
+            seen |= result["ops"]
+    else:
+        results = [result_of(path) for path in args.logs]
     engines = {tuple(r["engines"]) for r in results}
     if len(engines) != 1:
         sys.exit(f"the runs pit different engines: {sorted(engines)}")
