@@ -41,7 +41,7 @@ def complete_pairs(path, first):
         for line in log:
             match = GAME.match(line)
             if match:
-                white, black, op, result = match.groups()
+                white, _black, op, result = match.groups()
                 first = first or white
                 points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
                 games.setdefault(int(op), []).append(points if white == first else 1.0 - points)
@@ -76,15 +76,13 @@ def main():
     args = parser.parse_args()
 
     if args.complete_pairs:
-        results, first = [], None
+        results, first, seen = [], None, set()
         for path in args.logs:
             result, first = complete_pairs(path, first)
-            results.append(result)
-        seen = set()
-        for result in results:
             if seen & result["ops"]:
                 sys.exit(f"openings {sorted(seen & result['ops'])} complete in two logs")
             seen |= result["ops"]
+            results.append(result)
     else:
         results = [result_of(path) for path in args.logs]
     engines = {tuple(r["engines"]) for r in results}
