@@ -14,7 +14,15 @@ import argparse
 import struct
 
 MAGIC = b"ZWNN"
+# Header fields, little-endian u32 at these byte offsets (the table in src/eval/file.rs).
+HIDDEN_AT = 12
 SCALE_AT = 20  # SCALE_OFFSET in src/eval/file.rs
+
+
+def header_field(path, at):
+    """One u32 of a net file's header, e.g. `header_field(net, SCALE_AT)`."""
+    with open(path, "rb") as file:
+        return struct.unpack_from("<I", file.read(at + 4), at)[0]
 
 
 def main():

@@ -35,12 +35,11 @@ import argparse
 import os
 import shlex
 import shutil
-import struct
 import subprocess
 import sys
 
 import eval_size
-from net_scale import SCALE_AT
+from net_scale import HIDDEN_AT, SCALE_AT, header_field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKOUT = os.path.dirname(HERE)
@@ -113,10 +112,9 @@ def scale(args):
     trained = os.path.join(args.dir, "net-trained.nnue")
     if not os.path.exists(trained):
         shutil.copyfile(net, trained)
-    with open(trained, "rb") as file:
-        (old,) = struct.unpack_from("<I", file.read(SCALE_AT + 4), SCALE_AT)
+    old = header_field(trained, SCALE_AT)
     sizing_binary = None
-    if hidden_width(trained) != hidden_width(args.reference_net):
+    if header_field(trained, HIDDEN_AT) != header_field(args.reference_net, HIDDEN_AT):
         # A build reads only nets of the width it embeds: size the new net with a build of it.
         sizing_binary = build_with(args, trained, "zwischen-sizing")
     ratio = eval_size.measure(args.trainer, args.reference_net, trained, args.size_games,
@@ -125,12 +123,6 @@ def scale(args):
     run([sys.executable, os.path.join(HERE, "net_scale.py"), trained, net, str(new)])
     with open(os.path.join(args.dir, "scale.txt"), "w") as file:
         file.write(f"median size ratio {ratio:.3f} against {args.reference_net}: scale {old} -> {new}\n")
-
-
-def hidden_width(net):
-    """The hidden width in a net file's header (bytes 12..16, see src/eval/file.rs)."""
-    with open(net, "rb") as file:
-        return struct.unpack_from("<I", file.read(16), 12)[0]
 
 
 def build_with(args, net, name):
