@@ -22,10 +22,11 @@ pub const MAX_ELO: u32 = 2100;
 /// the newer search the same levels played stronger (1500 at level 0.15: +72 ± 68, 2000 at
 /// 0.68: +104 ± 68 against the same numbers, 100 games each, `scripts/calibrate_elo.py`), so
 /// every level came down by that much Elo at the slope of the measurements above (about
-/// 1300 Elo per unit of level below 1750, 1150 above). Levels above 0.8 (beyond 2100) are
-/// left to `UCI_LimitStrength` off.
+/// 1300 Elo per unit of level below 1750, 1150 above). With gen7, 1500 at 0.095 scored
+/// +88 ± 68 (2000 at 0.59: -30 ± 68, within its error), so 1500 came down the same way, by
+/// 88 / 1300. Levels above 0.8 (beyond 2100) are left to `UCI_LimitStrength` off.
 const ANCHORS: [(u32, f64); 5] =
-    [(MIN_ELO, 0.0), (1500, 0.095), (1750, 0.28), (2000, 0.59), (MAX_ELO, 0.71)];
+    [(MIN_ELO, 0.0), (1500, 0.027), (1750, 0.28), (2000, 0.59), (MAX_ELO, 0.71)];
 
 /// Lines searched to choose from.
 pub const CANDIDATE_LINES: usize = 4;
