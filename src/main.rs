@@ -6,6 +6,8 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+mod cli;
+
 use zwischen::chess::{self, Position};
 
 #[derive(Parser)]
@@ -122,12 +124,13 @@ enum Command {
         /// EPD/FEN openings to start from (default: the start position).
         #[arg(long)]
         openings: Option<String>,
-        /// Data file, appended to: whole games (src/tools/records/games.rs) or, with `--format
-        /// records`, 32-byte records (src/tools/records/packed.rs).
+        /// Data file, appended to: a game pack (src/tools/records/pack.rs), or with `--format
+        /// games` the older game file (src/tools/records/games.rs), or with `--format
+        /// records` 32-byte records (src/tools/records/packed.rs).
         #[arg(long)]
         out: String,
-        /// `games` (compact, every position) or `records` (32 bytes a training position).
-        #[arg(long, default_value = "games", value_parser = ["games", "records"])]
+        /// `pack` (about 2 bytes a training position), `games` (about 6) or `records` (32).
+        #[arg(long, default_value = "pack", value_parser = ["pack", "games", "records"])]
         format: String,
         /// Network to play with: `network` (the embedded net) or a net file.
         #[arg(long, default_value = "network")]
@@ -135,6 +138,11 @@ enum Command {
         /// Syzygy tables (as for SyzygyPath): a game reaching them gets their result.
         #[arg(long)]
         syzygy_path: Option<String>,
+    },
+    /// The self-play data kept in `data/`: stats, verify, add, convert.
+    Data {
+        #[command(subcommand)]
+        command: cli::data::DataCommand,
     },
     /// Developer tool: convert datagen records to `FEN;result;score` text (--to-text) or back.
     #[command(hide = true)]
@@ -366,7 +374,8 @@ fn main() -> ExitCode {
             });
             let format = match format.as_str() {
                 "records" => zwischen::tools::datagen::Format::Records,
-                _ => zwischen::tools::datagen::Format::Games,
+                "games" => zwischen::tools::datagen::Format::Games,
+                _ => zwischen::tools::datagen::Format::Pack,
             };
             let settings = zwischen::tools::datagen::Settings {
                 games,
@@ -400,6 +409,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Some(Command::Data { command }) => cli::data::run(command),
         Some(Command::Convert { input, output, to_text }) => {
             match zwischen::tools::records::convert(&input, &output, to_text) {
                 Ok(count) => {

@@ -5,6 +5,7 @@
 //! `datagen` and `train`, so the trainer does not depend on the data generator.
 
 pub mod bench;
+pub mod data;
 pub mod datagen;
 pub mod epd;
 pub mod records;

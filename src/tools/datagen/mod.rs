@@ -23,6 +23,7 @@ use std::time::Instant;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+use super::records::pack::{self, PackWriter};
 use super::records::{self, Game};
 use crate::chess::{Color, Move, Position};
 use crate::search::{self, Limits, SearchJob, Shared, Silent, TranspositionTable, Worker};
@@ -31,6 +32,8 @@ use crate::tablebase::Tablebases;
 /// How datagen stores what it plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
+    /// Whole games in blocks, range-coded: about 2 bytes a training position ([`pack`]).
+    Pack,
     /// Whole games, every position with its move and score ([`games`]).
     Games,
     /// One 32-byte record for each training position ([`packed`]).
@@ -61,8 +64,13 @@ const MAX_GAME_PLIES: usize = 400;
 pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Result<usize> {
     let existing = std::fs::metadata(path).map_or(0, |m| m.len());
     let out = match settings.format {
-        Format::Games => records::games::open_for_append(Path::new(path))?,
-        Format::Records => OpenOptions::new().create(true).append(true).open(path)?,
+        Format::Pack => Output::Pack(PackWriter::append(Path::new(path), pack::GAMES_PER_BLOCK)?),
+        Format::Games => {
+            Output::Bytes(BufWriter::new(records::games::open_for_append(Path::new(path))?))
+        }
+        Format::Records => {
+            Output::Bytes(BufWriter::new(OpenOptions::new().create(true).append(true).open(path)?))
+        }
     };
     // Mixing in the size of what is there makes a resumed run play new games.
     let seed = settings.seed ^ existing.wrapping_mul(0x2545_f491_4f6c_dd1d);
@@ -70,7 +78,7 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
         "datagen: {existing} bytes already in {path}; {} games at {} nodes, {} threads, seed {seed}, {:?}",
         settings.games, settings.nodes, settings.threads, settings.format
     );
-    let writer = Mutex::new(BufWriter::new(out));
+    let writer = Mutex::new(out);
     let next_game = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let written = AtomicUsize::new(0);
@@ -97,15 +105,23 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
                         continue;
                     }
                     let records = game.training_records();
-                    let bytes: Vec<u8> = match settings.format {
-                        Format::Games => game.to_bytes(),
-                        Format::Records => records.iter().flat_map(|r| r.to_bytes()).collect(),
-                    };
-                    // One game is written at once and flushed, so a stop between games never
-                    // leaves a partial one.
+                    // A game (or, for packs, a block of games) is written at once and
+                    // flushed, so a stop between writes never leaves a partial one.
                     if let Ok(mut w) = writer.lock() {
-                        let _ = w.write_all(&bytes);
-                        let _ = w.flush();
+                        let written = match (&mut *w, settings.format) {
+                            (Output::Pack(pack), _) => pack.push(game),
+                            (Output::Bytes(out), Format::Records) => {
+                                let bytes: Vec<u8> =
+                                    records.iter().flat_map(|r| r.to_bytes()).collect();
+                                out.write_all(&bytes).and_then(|()| out.flush())
+                            }
+                            (Output::Bytes(out), _) => {
+                                out.write_all(&game.to_bytes()).and_then(|()| out.flush())
+                            }
+                        };
+                        if let Err(error) = written {
+                            eprintln!("error: cannot write to {path}: {error}");
+                        }
                     }
                     let total = written.fetch_add(records.len(), Ordering::Relaxed) + records.len();
                     let games = finished.fetch_add(1, Ordering::Relaxed) + 1;
@@ -125,8 +141,17 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
             }
         }
     });
-    writer.into_inner().map_err(|_| std::io::Error::other("writer poisoned"))?.flush()?;
+    match writer.into_inner().map_err(|_| std::io::Error::other("writer poisoned"))? {
+        Output::Pack(mut pack) => pack.write_block()?,
+        Output::Bytes(mut out) => out.flush()?,
+    }
     Ok(written.into_inner())
+}
+
+/// Where datagen writes.
+enum Output {
+    Pack(PackWriter),
+    Bytes(BufWriter<std::fs::File>),
 }
 
 /// One game, from `pos` after the random opening plies to its end.
@@ -138,14 +163,17 @@ fn play_game(
     workers: &mut [Worker],
 ) -> Game {
     // Random plies first, for variety.
+    let start = pos;
+    let mut opening = Vec::new();
     for _ in 0..settings.random_plies {
         let moves = pos.legal_moves();
         if moves.is_empty() {
-            return Game { start: pos, result: 1, plies: Vec::new() };
+            return Game { start, opening, result: 1, plies: Vec::new() };
         }
-        pos.make_move(moves.as_slice()[rng.random_range(0..moves.len())]);
+        let mv = moves.as_slice()[rng.random_range(0..moves.len())];
+        opening.push(mv);
+        pos.make_move(mv);
     }
-    let start = pos;
     tt.clear();
     for worker in workers.iter_mut() {
         worker.clear();
@@ -209,7 +237,7 @@ fn play_game(
             history.clear();
         }
     };
-    Game { start, result, plies }
+    Game { start, opening, result, plies }
 }
 
 #[cfg(test)]

@@ -31,7 +31,11 @@ pub const GAMES_MAGIC: [u8; 8] = *b"ZWGAMES1";
 /// One game as datagen played it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Game {
+    /// The position the game started from (the standard start position, for datagen's games).
     pub start: Position,
+    /// Moves played from `start` without a search (datagen's random opening plies); the
+    /// searched plies follow them.
+    pub opening: Vec<Move>,
     /// 0 Black won, 1 draw, 2 White won.
     pub result: u8,
     /// Each move played, with the search score (White's point of view) of the position it
@@ -54,11 +58,22 @@ pub enum GameError {
 }
 
 impl Game {
-    /// The bytes of the game in the file format above.
+    /// The position of the first searched ply: `start` after the opening moves.
+    pub fn searched_start(&self) -> Position {
+        let mut pos = self.start;
+        for &mv in &self.opening {
+            pos.make_move(mv);
+        }
+        pos
+    }
+
+    /// The bytes of the game in the file format above (which starts at the first searched
+    /// ply: the opening moves are not kept).
     pub fn to_bytes(&self) -> Vec<u8> {
         let plies = self.plies.len().min(u16::MAX as usize);
         let mut bytes = Vec::with_capacity(RECORD_BYTES + 2 + 4 * plies);
-        bytes.extend_from_slice(&PackedPosition::pack(&self.start, 0, self.result).to_bytes());
+        let start = self.searched_start();
+        bytes.extend_from_slice(&PackedPosition::pack(&start, 0, self.result).to_bytes());
         bytes.extend_from_slice(&(plies as u16).to_le_bytes());
         for &(mv, score) in &self.plies[..plies] {
             bytes.extend_from_slice(&mv.raw().to_le_bytes());
@@ -70,7 +85,7 @@ impl Game {
     /// The positions to train on, as records labelled with their score and the game's
     /// result: those not in check, whose move is quiet and whose score is not a mate.
     pub fn training_records(&self) -> Vec<PackedPosition> {
-        let mut pos = self.start;
+        let mut pos = self.searched_start();
         let mut records = Vec::new();
         for &(mv, score) in &self.plies {
             if !pos.in_check() && !pos.is_noisy(mv) && i32::from(score).abs() < MATE_BOUND {
@@ -116,7 +131,7 @@ pub fn read_game(reader: &mut impl Read) -> Result<Option<Game>, GameError> {
         plies.push((mv, score));
         pos.make_move(mv);
     }
-    Ok(Some(Game { start, result: packed.result, plies }))
+    Ok(Some(Game { start, opening: Vec::new(), result: packed.result, plies }))
 }
 
 /// Fills `buffer` as far as the input goes; returns the bytes read.
@@ -153,13 +168,35 @@ pub fn is_game_file(path: &Path) -> std::io::Result<bool> {
     Ok(got == magic.len() && magic == GAMES_MAGIC)
 }
 
-/// Hands every training position of a data file to `each`, from a game file (the training
-/// positions of each game) or a file of 32-byte records (every record), streaming.
+/// Whether the file at `path` is a game pack ([`super::pack`]).
+pub fn is_pack_file(path: &Path) -> std::io::Result<bool> {
+    let mut magic = [0u8; super::pack::PACK_MAGIC.len()];
+    let got = read_up_to(&mut File::open(path)?, &mut magic)?;
+    Ok(super::pack::is_pack(&magic[..got]))
+}
+
+/// Hands every training position of a data file to `each`, from a game pack or a game file
+/// (the training positions of each game) or a file of 32-byte records (every record).
 pub fn read_positions(
     path: &Path,
     mut each: impl FnMut(&PackedPosition),
 ) -> std::io::Result<ReadSummary> {
     let mut summary = ReadSummary::default();
+    if is_pack_file(path)? {
+        let pack = super::pack::read_pack(path, |game| {
+            for record in game.training_records() {
+                summary.positions += 1;
+                each(&record);
+            }
+        })?;
+        for error in &pack.errors {
+            eprintln!("{error}");
+        }
+        summary.games = pack.games;
+        summary.invalid = pack.errors.len();
+        summary.partial_bytes = pack.partial_bytes;
+        return Ok(summary);
+    }
     let game_file = is_game_file(path)?;
     let mut reader = BufReader::with_capacity(1 << 20, File::open(path)?);
     if game_file {
@@ -238,7 +275,7 @@ mod tests {
             plies.push((mv, score));
             pos.make_move(mv);
         }
-        Game { start, result: 2, plies }
+        Game { start, opening: Vec::new(), result: 2, plies }
     }
 
     #[test]

@@ -3,8 +3,12 @@
 //! the older 32-byte position records ([`packed`]); [`read_positions`] reads either, and
 //! [`convert`] turns them into text and text into records.
 
+pub mod checksum;
 pub mod games;
+pub mod pack;
+pub mod pack_order;
 pub mod packed;
+pub mod range_coder;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
