@@ -1,22 +1,22 @@
 #!/usr/bin/env python3
 """Runs and looks after the self-play data generators (`zwischen datagen`).
 
-Each generator is one niced process on one thread that appends whole games to its file, so a
-stopped generator resumes by starting it again with a new seed (the engine mixes the seed with
-the file's size, so the games differ anyway). They survive the shell that started them (setsid)
-and log next to their file (FILE.log).
+Each generator is one niced process on one thread that appends whole games to its game pack,
+a block of 100 games at a time, so a stopped generator resumes by starting it again with a new
+seed (the engine mixes the seed with the file's size, so the games differ anyway). They
+survive the shell that started them (setsid) and log next to their file (FILE.log). Their
+files live outside the checkout (here ../gen); `zwischen data add` turns them into chunks of
+data/ (see docs/data.md).
 
-    python3 scripts/datagen.py start --binary /work/data/zwischen-fe50c25 \\
-        --out /work/data/gen4-games-n5000-s3201.zg --seed 3201 --nodes 5000 \\
-        --tables /work/data/tables
+    cargo build --release && mkdir -p ../gen/tables && cp tests/data/syzygy/* ../gen/tables
+    cp target/release/zwischen ../gen/zwischen-$(git rev-parse --short HEAD)
+    python3 scripts/datagen.py start --binary ../gen/zwischen-COMMIT \\
+        --out ../gen/n2500-s101.zwp --seed 101 --nodes 2500 --tables ../gen/tables
     python3 scripts/datagen.py list            # running generators and their files
     python3 scripts/datagen.py pause           # SIGSTOP all (for a timed match or a training)
     python3 scripts/datagen.py resume          # SIGCONT all
-    python3 scripts/datagen.py stop            # end all (games in progress are lost)
+    python3 scripts/datagen.py stop            # clean stop: games in progress end, last block written
     python3 scripts/datagen.py count --binary B FILE...   # positions and bytes per file
-
-A bare machine first needs `cargo build --release`, the binary copied out of the checkout
-(/work/data/zwischen-<commit>) and the 3-4 piece tables: `cp tests/data/syzygy/* DIR`.
 """
 
 import argparse
@@ -24,6 +24,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 
 
 def generators():
@@ -77,14 +78,42 @@ def signal_all(sig, verb):
         print(f"{verb} {pid} ({argv[argv.index('--out') + 1]})")
 
 
+def stop(wait):
+    """Asks every generator to stop cleanly (FILE.stop: it finishes its games in progress and
+    writes its last block), then ends those still running after `wait` seconds."""
+    running = generators()
+    for pid, argv in running:
+        out = argv[argv.index("--out") + 1]
+        open(out + ".stop", "w").close()
+        os.kill(pid, signal.SIGCONT)
+        print(f"asked {pid} to stop ({out})")
+    pids = {pid for pid, _ in running}
+    deadline = time.time() + wait
+    while time.time() < deadline and pids & {pid for pid, _ in generators()}:
+        time.sleep(0.5)
+    for pid, argv in generators():
+        if pid in pids:
+            os.kill(pid, signal.SIGTERM)
+            print(f"ended {pid} ({argv[argv.index('--out') + 1]}): it did not stop in {wait} s")
+
+
 def count(args):
+    """Positions and bytes of game packs (`zwischen data stats`) or older data files."""
     total_positions = total_bytes = 0
     for path in args.files:
-        output = subprocess.run(
-            [args.binary, "convert", "--to-text", path, "/dev/null"],
-            capture_output=True, text=True, check=True,
-        ).stdout
-        positions = int(output.split()[0])
+        with open(path, "rb") as file:
+            pack = file.read(8) == b"ZWPACK1\n"
+        if pack:
+            output = subprocess.run(
+                [args.binary, "data", "stats", path], capture_output=True, text=True
+            ).stdout
+            positions = int(output.strip().splitlines()[-1].split()[0])
+        else:
+            output = subprocess.run(
+                [args.binary, "convert", "--to-text", path, "/dev/null"],
+                capture_output=True, text=True, check=True,
+            ).stdout
+            positions = int(output.split()[0])
         size = os.path.getsize(path)
         total_positions += positions
         total_bytes += size
@@ -102,8 +131,10 @@ def main():
     start_parser.add_argument("--seed", type=int, required=True)
     start_parser.add_argument("--nodes", type=int, default=5000)
     start_parser.add_argument("--tables", help="Syzygy tables that end games early")
-    for name in ("list", "pause", "resume", "stop"):
+    for name in ("list", "pause", "resume"):
         commands.add_parser(name)
+    stop_parser = commands.add_parser("stop", help="stop every generator cleanly")
+    stop_parser.add_argument("--wait", type=float, default=120, help="seconds before a kill")
     count_parser = commands.add_parser("count", help="positions in game or record files")
     count_parser.add_argument("--binary", required=True)
     count_parser.add_argument("files", nargs="+")
@@ -119,9 +150,7 @@ def main():
     elif args.command == "resume":
         signal_all(signal.SIGCONT, "resumed")
     elif args.command == "stop":
-        # A stopped process must run again to see the TERM.
-        signal_all(signal.SIGCONT, "resumed")
-        signal_all(signal.SIGTERM, "ended")
+        stop(args.wait)
     else:
         count(args)
 

@@ -184,7 +184,8 @@ enum Command {
 /// (`zwischen::tools::train::Settings::default`).
 #[derive(clap::Args)]
 struct TrainArgs {
-    /// A data file (games or 32-byte records); repeat for several.
+    /// A data file (a game pack, games or 32-byte records) or a folder of packs (such as
+    /// `data/`); repeat for several.
     #[arg(long, required = true)]
     data: Vec<std::path::PathBuf>,
     /// The quantised network file, rewritten after every epoch.
@@ -259,7 +260,9 @@ fn train_defaults() -> zwischen::tools::train::Settings {
 impl From<TrainArgs> for zwischen::tools::train::Settings {
     fn from(args: TrainArgs) -> Self {
         zwischen::tools::train::Settings {
-            data: args.data,
+            // A folder stands for its packs (`data/` holds the chunks we keep).
+            data: zwischen::tools::data::pack_files(&args.data)
+                .unwrap_or_else(|_| args.data.clone()),
             out: args.out,
             hidden: args.hidden,
             king_buckets: args.king_buckets,

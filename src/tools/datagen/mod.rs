@@ -2,14 +2,15 @@
 //! with the quiet positions of each game labelled by its search score and its result.
 //!
 //! `zwischen datagen --out FILE [--games N] [--nodes K] [--threads T] [--openings EPD]
-//! [--eval network|NET] [--syzygy-path DIR] [--format games|records]` (default: the embedded
-//! network; with tables, a game that a capture brings into them ends with their result)
-//! appends to FILE whole games in the compact format of [`games`] (or, with `--format
-//! records`, a 32-byte [`PackedPosition`] record for each training position, the format of
-//! older data): a second run adds to the data already there (with a seed mixed with the size
-//! of what is there, so it plays other games), and a run stopped at any moment loses at most
-//! the games in progress. Readers take both formats ([`games::read_positions`]). `zwischen
-//! convert` turns either into `FEN;R;S` text lines, and text back into records (see
+//! [--eval network|NET] [--syzygy-path DIR] [--format pack|games|records]` (default: the
+//! embedded network; with tables, a game that a capture brings into them ends with their
+//! result) appends to FILE whole games in a game pack ([`pack`], blocks of 100 games), or
+//! in the older formats: `games` ([`games`]) or `records` (a 32-byte [`PackedPosition`] for
+//! each training position). A second run adds to the data already there (with a seed mixed
+//! with the size of what is there, so it plays other games). Creating `FILE.stop` stops a
+//! run cleanly after the games in progress; a run killed at any moment loses at most its
+//! unwritten block. Readers take every format ([`games::read_positions`]). `zwischen
+//! convert` turns any into `FEN;R;S` text lines, and text back into records (see
 //! [`records`]).
 
 use std::collections::HashMap;
@@ -79,6 +80,10 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
         settings.games, settings.nodes, settings.threads, settings.format
     );
     let writer = Mutex::new(out);
+    // `FILE.stop` asks for a clean stop: the games in progress end, the last block is
+    // written and the file is whole (a killed generator loses its unwritten block).
+    let stop_file = std::path::PathBuf::from(format!("{path}.stop"));
+    let stop_file = &stop_file;
     let next_game = AtomicUsize::new(0);
     let finished = AtomicUsize::new(0);
     let written = AtomicUsize::new(0);
@@ -93,6 +98,9 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
                 let tt = Arc::new(TranspositionTable::new(16).expect("16 MB for the hash table"));
                 let mut workers = vec![Worker::new(0)];
                 while next_game.fetch_add(1, Ordering::Relaxed) < settings.games {
+                    if stop_file.exists() {
+                        break;
+                    }
                     let start = if openings.is_empty() {
                         Position::startpos()
                     } else {
@@ -144,6 +152,10 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
     match writer.into_inner().map_err(|_| std::io::Error::other("writer poisoned"))? {
         Output::Pack(mut pack) => pack.write_block()?,
         Output::Bytes(mut out) => out.flush()?,
+    }
+    if stop_file.exists() {
+        eprintln!("datagen: stopped on request ({})", stop_file.display());
+        let _ = std::fs::remove_file(stop_file);
     }
     Ok(written.into_inner())
 }

@@ -10,7 +10,7 @@
 //! | 4 | payload length in bytes |
 //! | 4 | games in the block |
 //! | 4 | scored plies in the block (every position with a search score) |
-//! | 4 | CRC-32 of the payload |
+//! | 4 | CRC-32 of the three fields before it and the payload |
 //!
 //! The payload is one range-coded stream ([`super::range_coder`]) of its games. Each block
 //! starts its models afresh, so a block can be read without the ones before it. A game is:
@@ -260,9 +260,18 @@ pub fn encode_block(games: &[Game]) -> Vec<u8> {
     block.extend_from_slice(&(payload.len() as u32).to_le_bytes());
     block.extend_from_slice(&(games.len() as u32).to_le_bytes());
     block.extend_from_slice(&(plies as u32).to_le_bytes());
-    block.extend_from_slice(&crc32(&payload).to_le_bytes());
+    let crc = block_crc(&block[4..16], &payload);
+    block.extend_from_slice(&crc.to_le_bytes());
     block.extend_from_slice(&payload);
     block
+}
+
+/// The checksum of a block: its length and count fields and its payload.
+fn block_crc(fields: &[u8], payload: &[u8]) -> u32 {
+    let mut covered = Vec::with_capacity(fields.len() + payload.len());
+    covered.extend_from_slice(fields);
+    covered.extend_from_slice(payload);
+    crc32(&covered)
 }
 
 /// The games of a block's payload; on a bad game, the games before it and the error with the
@@ -273,7 +282,7 @@ pub fn decode_payload(
 ) -> Result<Vec<Game>, (Vec<Game>, usize, GameDecodeError)> {
     let mut decoder = Decoder::new(payload);
     let mut models = Models::new();
-    let mut decoded = Vec::with_capacity(games);
+    let mut decoded = Vec::with_capacity(games.min(4096));
     for index in 0..games {
         match decode_game(&mut decoder, &mut models) {
             Ok(game) => decoded.push(game),
@@ -367,6 +376,16 @@ pub fn read_pack_bytes(bytes: &[u8], name: &str, mut each: impl FnMut(&Game)) ->
         game_number += header.games;
         let last = game_number;
         if body + header.payload > bytes.len() {
+            let next = find_sync(bytes, at + 1);
+            if next < bytes.len() {
+                // A later block: this one's length is corrupt, not the file cut.
+                summary.errors.push(format!(
+                    "{name}: block {block} (games {first}-{last}): corrupt length; skipped"
+                ));
+                summary.blocks += 1;
+                at = next;
+                continue;
+            }
             summary.partial_bytes = bytes.len() - at;
             summary.errors.push(format!(
                 "{name}: block {block} (games {first}-{last}): cut short, {} of {} bytes; its games are lost",
@@ -376,15 +395,24 @@ pub fn read_pack_bytes(bytes: &[u8], name: &str, mut each: impl FnMut(&Game)) ->
             break;
         }
         summary.blocks += 1;
+        let fields = &bytes[at + 4..at + 16];
         let payload = &bytes[body..body + header.payload];
-        at = body + header.payload;
-        if crc32(payload) != header.crc {
+        if block_crc(fields, payload) != header.crc {
             summary.errors.push(format!(
                 "{name}: block {block} (games {first}-{last}): checksum mismatch; skipped"
             ));
+            // The length may be what is corrupt: look for the next block from here.
+            at = find_sync(bytes, at + 1);
             continue;
         }
+        at = body + header.payload;
         let games = match decode_payload(payload, header.games) {
+            Ok(games) if games.iter().map(|g| g.plies.len()).sum::<usize>() != header.plies => {
+                summary
+                    .errors
+                    .push(format!("{name}: block {block} (games {first}-{last}): ply count differs from its header; skipped"));
+                continue;
+            }
             Ok(games) => games,
             Err((games, index, error)) => {
                 summary.errors.push(format!(
