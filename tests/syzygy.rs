@@ -240,6 +240,23 @@ fn table_wins_in_the_search_score_in_the_table_band() {
 }
 
 #[test]
+fn a_table_win_survives_a_pv_node_whose_moves_are_all_pruned() {
+    // Five pieces, so the root is not in the tables. After bxa6 White's K+R v K+P is won,
+    // and no White move there captures or gives check: at a shallow PV node the table's win
+    // opens the pruning gate and futility prunes every move. That node once counted no move
+    // searched as no legal move and called the table win a draw.
+    let (mut e, _) = engine_with_tables();
+    let fen = "k7/1p6/N7/8/8/3K4/3R4/8 b - - 0 1";
+    for depth in [2, 3, 8] {
+        e.send("ucinewgame");
+        let (info, best) = search(&mut e, fen, &format!("depth {depth} searchmoves b7a6"));
+        assert_eq!(best_move(&best), "b7a6");
+        let cp = field(&info, "cp").unwrap_or(0);
+        assert!((-20_000..-19_872).contains(&cp), "depth {depth}: {info}");
+    }
+}
+
+#[test]
 fn a_mate_found_by_the_search_is_played_and_shown_as_a_mate() {
     let (mut e, _) = engine_with_tables();
     let (info, best) = search(&mut e, "7k/8/6K1/8/8/8/8/1Q6 w - - 0 1", "depth 6");

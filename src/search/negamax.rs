@@ -495,6 +495,8 @@ impl Worker {
         let mut best_score = tb_floor;
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
+        // Legal moves met, pruned ones included: none at all is mate or stalemate.
+        let mut moves_seen = 0;
         let mut quiets_tried = [Move::NONE; 64];
         let mut quiet_count = 0;
         let mut noisy_tried = [Move::NONE; 32];
@@ -514,6 +516,7 @@ impl Worker {
             if mv == excluded {
                 continue;
             }
+            moves_seen += 1;
             let noisy = pos.is_noisy(mv);
 
             // Step 9. Shallow-depth pruning, once a move has been found that avoids mate.
@@ -757,7 +760,7 @@ impl Worker {
             }
         }
 
-        if moves_searched == 0 {
+        if moves_seen == 0 {
             // With the hash move left out, no other move: that move is singular.
             if !excluded.is_none() {
                 return alpha;
@@ -766,9 +769,13 @@ impl Worker {
             return if in_check { -MATE + ply as i32 } else { DRAW };
         }
 
-        // Step 12. Store the result.
+        // Step 12. Store the result. Where no move beat a table win (every move may have been
+        // pruned: the win opens the pruning gate), the table's floor is the result, a lower
+        // bound.
         best_score = best_score.min(tb_ceiling);
-        let bound = if best_score >= beta {
+        let table_floor_held =
+            best_move.is_none() && best_score == tb_floor && tb_floor > -INFINITY;
+        let bound = if best_score >= beta || table_floor_held {
             Bound::Lower
         } else if PV && !best_move.is_none() {
             Bound::Exact
