@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Adds up several runs of the same match (match.py logs, e.g. one per session) and prints
+"""Adds up several runs of the same match (logs of a python-chess match runner, the team's
+match.py, which is not in this repository; e.g. one log per interrupted run) and prints
 the combined result: W-D-L, the pentanomial pair counts, Elo with its 95 % interval (from the
 pairs) and, with --sprt, the log-likelihood ratio of the combined games.
 
     python3 scripts/combine_matches.py --sprt -5 0 run1.log run2.log
 
-Each log must end with match.py's `RESULT {...}` line (an interrupted run writes one too).
+Each log must end with the runner's `RESULT {...}` line (an interrupted run writes one too).
 The runs must pit the same two engines in the same order and use disjoint openings
 (`--opening-offset`), or the games are not independent.
 

@@ -9,7 +9,7 @@
 #
 # Build BINARY for a baseline the borrowed machine has, not for this one: the default
 # `target-cpu=native` here includes AVX-512, and such a binary dies on that machine with
-# "Illegal instruction" (2026-12-04, session 32). The script stops at once when the binary
+# "Illegal instruction" (2026-12-04, the first burst). The script stops at once when the binary
 # cannot run there, so a wrong build costs seconds, not the lease:
 #
 #   RUSTFLAGS="-C target-cpu=x86-64-v3" CARGO_TARGET_DIR=/tmp/tgt-v3 cargo build --release

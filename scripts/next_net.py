@@ -17,16 +17,29 @@ last one stopped):
 - build: embeds DIR/net.nnue in a worktree of main (--worktree, made or reset here), builds it
   and keeps the binary as DIR/zwischen-new and its `bench` as DIR/bench.txt;
 - match: the new build against --base at 10,000 nodes a move, 400 games (DIR/m10k.log): a
-  sanity check only, since it has misjudged changes of the evaluation's size (README, "The
-  output scale");
+  sanity check only, since it has misjudged changes of the evaluation's size
+  (docs/network-history.md, "The output scale");
 - gate: the landing test, SPRT [0, 10] at 8+0.08 on both cores with the generators paused
-  (DIR/gate-OFFSET.log). A session that ends before the verdict resumes it with
-  `--gate-offset GAMES_PLAYED` and combines the logs with scripts/combine_matches.py.
+  (DIR/gate-OFFSET.log). A run stopped before the verdict is resumed with
+  `--gate-offset GAMES_PLAYED`, and scripts/combine_matches.py combines the logs.
 
-    python3 scripts/next_net.py --dir /work/nets/gen5 --base /work/data/zwischen-fe50c25 \\
-        --data /work/data/gen4-games-n5000-s3201.zg --data /work/data/gen4-games-n2500-s3302.zg \\
-        --train-args="--hidden 256 --output-buckets 8 --epochs 24 --lr 0.002 --wdl 0" --pause \\
-        --steps snapshot,train,scale,build,gate --size-games /work/data/gen4-games-n5000-s3202.zg
+The match and gate steps need a match runner (--match-runner PATH) and an openings file
+(--openings FILE, balanced openings as EPD, which you supply). The match runner is not part
+of this repository: a python-chess match script such as one you write yourself, or use
+fastchess/cutechess-cli (https://github.com/Disservin/fastchess,
+https://github.com/cutechess/cutechess) by hand with the same settings. This script runs it
+as `python3 RUNNER --engine new=BINARY --engine base=BINARY --option new:Hash=16 --option
+base:Hash=16 --openings FILE --pgn FILE` plus `--nodes N` or `--tc 8+0.08`, `--games N`,
+`--seed N`, `--concurrency N` and, for the gate, `--opening-offset N --sprt 0 10
+--report-every 20 --draw-movenumber 40 --draw-moves 8 --draw-score 10 --resign-moves 4
+--resign-score 1000`; scripts/combine_matches.py reads the logs of such a runner (a
+`RESULT {...}` line at the end).
+
+    python3 scripts/next_net.py --dir ../nets/gen8 --base ../gen/zwischen-BASE \\
+        --data ../gen/n2500-s8301.zwp --data ../gen/n2500-s8302.zwp \\
+        --train-args="--hidden 256 --output-buckets 8 --epochs 24 --lr 0.002 --wdl 0.25" --pause \\
+        --steps snapshot,train,scale,build,gate --size-games ../gen/validation.zwp \\
+        --match-runner ../tools/match.py --openings book.epd
 
 Run it from the checkout (it builds the trainer there first).
 """
@@ -150,7 +163,7 @@ def build(args):
 
 def match_command(args, name):
     return [
-        sys.executable, args.match,
+        sys.executable, args.match_runner,
         "--engine", f"new={os.path.join(args.dir, 'zwischen-new')}",
         "--engine", f"base={args.base}",
         "--option", "new:Hash=16", "--option", "base:Hash=16",
@@ -189,12 +202,21 @@ def main():
     parser.add_argument("--size-games", help="a game file for the scale step (held-out games)")
     parser.add_argument("--reference-net", default=os.path.join(CHECKOUT, "src/eval/zwischen.nnue"),
                         help="the net whose evaluation size the scale step matches")
-    parser.add_argument("--worktree", default="/work/wt-next")
-    parser.add_argument("--match", default="/work/shared/tools/match.py")
-    parser.add_argument("--openings", default="/work/shared/openings/balanced-6to8ply.epd")
+    parser.add_argument("--worktree", default=os.path.join(os.path.dirname(CHECKOUT), "wt-next"),
+                        help="the worktree of main that the build step builds in (default: ../wt-next)")
+    parser.add_argument("--match-runner", metavar="PATH",
+                        help="required for the match and gate steps: a python-chess match script such "
+                             "as one you write yourself, run with match-runner arguments (--engine "
+                             "NAME=BINARY, --option, --openings, --tc or --nodes, --games, --sprt; "
+                             "this script's docstring lists them), or use fastchess/cutechess-cli by hand")
+    parser.add_argument("--openings", metavar="FILE",
+                        help="required for the match and gate steps: balanced openings (EPD), e.g. book.epd")
     parser.add_argument("--concurrency", type=int, default=1, help="of the 10,000-node match")
     parser.add_argument("--gate-offset", type=int, default=0)
     args = parser.parse_args()
+    steps = args.steps.split(",")
+    if ("match" in steps or "gate" in steps) and not (args.match_runner and args.openings):
+        sys.exit("the match and gate steps need --match-runner PATH and --openings FILE")
     args.dir = os.path.abspath(args.dir)
     args.base = os.path.abspath(args.base)
     os.makedirs(args.dir, exist_ok=True)
@@ -209,7 +231,7 @@ def main():
     actions = {
         "snapshot": snapshot, "train": train, "scale": scale, "build": build, "match": match, "gate": gate,
     }
-    for step in args.steps.split(","):
+    for step in steps:
         if step not in actions:
             sys.exit(f"unknown step {step}: one of {','.join(STEPS)}")
         marker = os.path.join(args.dir, f"{step}.done" if step != "gate" else f"gate-{args.gate_offset}.done")

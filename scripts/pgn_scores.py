@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Turns match PGNs (as match.py writes them: `{ +0.35/18 0.493s }` after each move) into
+"""Turns match PGNs (with `{ +0.35/18 0.493s }` after each move, as the team's python-chess
+match runner writes them; not in this repository) into
 `FEN;result;score` lines for `zwischen convert` and `zwischen fit-wdl`.
 
 Each line is the position after a move, the game's result from White's view (1.0, 0.5,

@@ -11,12 +11,16 @@ python-chess's claim_draw, which also ends a game where the side to move *could*
 with a move it need not play. Where the tables cover a position, every Zwischen move is also checked to
 keep the position's WDL (python-chess's prober).
 
-    python3 scripts/syzygy_endgames.py --tables /work/tables
+    python3 scripts/syzygy_endgames.py --tables ../tables
         [--starts tests/data/syzygy_endgames.txt] [--nodes 50000] [--stockfish-nodes 50000]
         [--zwischen target/release/zwischen] [--stockfish /usr/games/stockfish]
 
     # New start positions (needs the tables of the four materials):
-    python3 scripts/syzygy_endgames.py --tables /work/tables --make-starts 10 > FILE
+    python3 scripts/syzygy_endgames.py --tables ../tables --make-starts 10 > FILE
+
+../tables stands for a directory with the 3-4 piece tables (as in tests/data/syzygy) and
+KRPvKR with the 5-piece tables it promotes into, made with the public generator as
+tests/data/syzygy/README.md describes.
 """
 
 import argparse

@@ -7,7 +7,7 @@ directory, probes each with `zwischen syzygy-probe` and with python-chess, and c
 positions whose WDL and DTZ agree. Also reports Zwischen's probe speed on the sample.
 Exits non-zero on any disagreement.
 
-    python3 scripts/syzygy_vs_python_chess.py --tables /work/tables [--positions 10000]
+    python3 scripts/syzygy_vs_python_chess.py --tables tests/data/syzygy [--positions 10000]
         [--zwischen target/release/zwischen] [--seed 1] [--write-reference FILE]
 
 --write-reference writes "FEN;WDL;DTZ" lines (python-chess's values) for the regression test

@@ -7,7 +7,7 @@
 //! network (the strength levels of the former hand-written evaluation no longer apply): each
 //! anchor below was set from matches of 100 games at 2+0.02 s against Stockfish limited to a
 //! nearby number, and each label from 1500 up was then checked against the same number
-//! (the README lists the matches). Between anchors the level is interpolated linearly.
+//! (docs/uci-elo-calibration.md lists the matches). Between anchors the level is interpolated linearly.
 
 use crate::chess::Move;
 
