@@ -16,11 +16,13 @@ data/ (see docs/data.md).
     python3 scripts/datagen.py pause           # SIGSTOP all (for a timed match or a training)
     python3 scripts/datagen.py resume          # SIGCONT all
     python3 scripts/datagen.py stop            # clean stop: games in progress end, last block written
+    python3 scripts/datagen.py collect --restart   # stop, `zwischen data add` each pack, restart
     python3 scripts/datagen.py count --binary B FILE...   # positions and bytes per file
 """
 
 import argparse
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -97,6 +99,44 @@ def stop(wait):
             print(f"ended {pid} ({argv[argv.index('--out') + 1]}): it did not stop in {wait} s")
 
 
+def argument(argv, name, default=None):
+    """The value after `name` in a generator's command line."""
+    return argv[argv.index(name) + 1] if name in argv else default
+
+
+def collect(args):
+    """Stops every generator cleanly, adds each one's pack to the data folder (`zwischen data
+    add`, with the seed, nodes and the build named in its binary `zwischen-COMMIT`), renames
+    the pack FILE.added so it is never added twice, and with --restart starts each generator
+    again on a new file with a new seed (a seed never used before: the current Unix time plus
+    its number, so a rebuilt machine cannot replay old games)."""
+    running = [argv for _, argv in generators()]
+    if not running:
+        sys.exit("no generator is running")
+    stop(args.wait)
+    base_seed = int(time.time())
+    for number, argv in enumerate(running):
+        binary = argv[argv.index("datagen") - 1]
+        out, seed, nodes = argument(argv, "--out"), argument(argv, "--seed"), argument(argv, "--nodes")
+        match = re.search(r"zwischen-([0-9a-f]{7,40})$", binary)
+        if not match:
+            sys.exit(f"{binary}: the build is named by a binary zwischen-COMMIT; add {out} by hand")
+        if os.path.getsize(out) > 8:
+            command = [binary, "data", "add", out, "--build", match.group(1), "--nodes", nodes,
+                       "--seed", seed, "--date", time.strftime("%Y-%m-%d"), "--dir", args.data]
+            result = subprocess.run(command, capture_output=True, text=True)
+            print(result.stdout.strip() or result.stderr.strip())
+            if result.returncode != 0:
+                sys.exit(f"adding {out} failed; nothing restarted")
+            os.rename(out, out + ".added")
+        if args.restart:
+            new_seed = base_seed + number
+            new_out = os.path.join(os.path.dirname(out), f"n{nodes}-s{new_seed}.zwp")
+            args_start = argparse.Namespace(binary=binary, out=new_out, seed=new_seed,
+                                            nodes=int(nodes), tables=argument(argv, "--syzygy-path"))
+            start(args_start)
+
+
 def count(args):
     """Positions and bytes of game packs (`zwischen data stats`) or older data files."""
     total_positions = total_bytes = 0
@@ -135,6 +175,10 @@ def main():
         commands.add_parser(name)
     stop_parser = commands.add_parser("stop", help="stop every generator cleanly")
     stop_parser.add_argument("--wait", type=float, default=120, help="seconds before a kill")
+    collect_parser = commands.add_parser("collect", help="stop, add every pack to data/, restart")
+    collect_parser.add_argument("--data", default="data", help="the data folder (default: data)")
+    collect_parser.add_argument("--restart", action="store_true", help="start them again, new seeds")
+    collect_parser.add_argument("--wait", type=float, default=120, help="seconds before a kill")
     count_parser = commands.add_parser("count", help="positions in game or record files")
     count_parser.add_argument("--binary", required=True)
     count_parser.add_argument("files", nargs="+")
@@ -151,6 +195,8 @@ def main():
         signal_all(signal.SIGCONT, "resumed")
     elif args.command == "stop":
         stop(args.wait)
+    elif args.command == "collect":
+        collect(args)
     else:
         count(args)
 
