@@ -424,6 +424,36 @@ fn dead_positions_score_zero() {
 }
 
 #[test]
+fn movetime_is_used_whole() {
+    // A GUI that asks for T ms gets T ms (less Move Overhead, 10 ms by default), whatever the
+    // search's own sense of when to stop: this search once ended at two thirds of it.
+    let positions = [
+        "startpos",
+        "fen r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "fen 8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "fen r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1",
+        "fen rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        "fen r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+        "fen 8/8/4k3/8/2p5/8/B2K4/8 w - - 0 1",
+        "fen r1bq1rk1/ppp2ppp/2np1n2/2b1p3/2B1P3/2PP1N2/PP3PPP/RNBQ1RK1 w - - 0 7",
+        "fen 2r3k1/pp3pp1/7p/3p4/3P4/7P/PP3PP1/2R3K1 b - - 0 1",
+        "fen 4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+    ];
+    let mut e = Engine::start();
+    for (i, position) in positions.iter().enumerate() {
+        e.send(&format!("position {position}"));
+        let movetime = if i % 3 == 0 { 1000 } else { 300 };
+        let started = Instant::now();
+        let (line, _) = e.go(&format!("movetime {movetime}"));
+        let used = started.elapsed().as_millis() as u64;
+        assert!(line.starts_with("bestmove "), "{line}");
+        assert!(used * 10 >= movetime * 9, "{position}: {used} ms of movetime {movetime}");
+    }
+}
+
+#[test]
 fn node_and_depth_limits() {
     let mut e = Engine::start();
     e.send("position startpos");

@@ -263,7 +263,7 @@ impl Worker {
         let key = pos.key();
         let entry = self.tt().probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
-        let hash_score = entry.map(|e| score_from_tt(e.score, ply));
+        let hash_score = entry.map(|e| score_from_tt(e.score, ply, pos.halfmove_clock()));
         // A node that is or was on a principal variation: reduced less, and remembered as such.
         let tt_pv = PV || entry.is_some_and(|e| e.was_pv);
         // A search for the shortest mate (see `mate_check.rs`) cuts nothing it has not seen:

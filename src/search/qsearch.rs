@@ -46,16 +46,17 @@ impl Worker {
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
         if !PV
             && let Some(e) = entry
-            && e.bound.allows_cutoff(score_from_tt(e.score, ply), alpha, beta)
+            && e.bound.allows_cutoff(score_from_tt(e.score, ply, pos.halfmove_clock()), alpha, beta)
         {
-            return score_from_tt(e.score, ply);
+            return score_from_tt(e.score, ply, pos.halfmove_clock());
         }
 
         // Standing pat: the side to move may decline every capture.
         let raw_eval = self.raw_eval(pos, ply, in_check, entry);
         let mut best_score = -INFINITY;
         if !in_check {
-            let stored = entry.map(|e| (e.bound, score_from_tt(e.score, ply)));
+            let stored =
+                entry.map(|e| (e.bound, score_from_tt(e.score, ply, pos.halfmove_clock())));
             best_score = sharpen_eval(raw_eval + self.correction(pos, ply), stored, MATE_BOUND);
             if best_score >= beta {
                 return best_score;

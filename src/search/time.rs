@@ -28,16 +28,18 @@ pub struct Limits {
 pub struct TimeManager {
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// A fixed time (`go movetime`): spent whole, not managed.
+    fixed: bool,
 }
 
 impl TimeManager {
     pub fn new(limits: &Limits, side: Color, overhead_ms: i64) -> TimeManager {
         if let Some(move_time) = limits.move_time {
             let budget = ms(move_time.saturating_sub(overhead_ms).max(1));
-            return TimeManager { soft: Some(budget), hard: Some(budget) };
+            return TimeManager { soft: Some(budget), hard: Some(budget), fixed: true };
         }
         let Some(time) = limits.time[side.index()] else {
-            return TimeManager { soft: None, hard: None };
+            return TimeManager { soft: None, hard: None, fixed: false };
         };
         let increment = limits.increment[side.index()].max(0);
         // What may be spent on this move at most; zero or negative clocks mean "move now".
@@ -62,7 +64,7 @@ impl TimeManager {
         // the increment is half of it, so a move that overruns its limit (a slow system, a
         // busy GUI) still has about the increment in hand.
         let hard = stretched.min(available / 2);
-        TimeManager { soft: Some(ms(soft.max(1))), hard: Some(ms(hard.max(1))) }
+        TimeManager { soft: Some(ms(soft.max(1))), hard: Some(ms(hard.max(1))), fixed: false }
     }
 
     /// Whether another iteration may start, `scale` (in percent) stretching the soft limit by
@@ -80,6 +82,11 @@ impl TimeManager {
 
     pub fn is_timed(&self) -> bool {
         self.hard.is_some()
+    }
+
+    /// Whether the time is a fixed `movetime`, to be used whole.
+    pub fn is_fixed(&self) -> bool {
+        self.fixed
     }
 }
 

@@ -8,7 +8,7 @@ use std::alloc::{Layout, alloc_zeroed, dealloc};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
-use super::TB_BOUND;
+use super::{MATE, MATE_BOUND, TB_BOUND, TB_WIN};
 use crate::chess::Move;
 
 /// Marks "no static evaluation stored" (the node was in check).
@@ -25,11 +25,18 @@ pub fn score_to_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
-pub fn score_from_tt(score: i32, ply: usize) -> i32 {
+/// A stored score seen from `ply`. A mate or table result stored from another path may lie
+/// beyond the 50-move rule from here (`halfmove_clock` plies already played): such a score
+/// becomes the edge of the table band, still a sure win or loss to the search's bounds but no
+/// longer a claimed mate distance (as in Stockfish).
+pub fn score_from_tt(score: i32, ply: usize, halfmove_clock: u16) -> i32 {
+    let left = 100 - i32::from(halfmove_clock);
     if score >= TB_BOUND {
-        score - ply as i32
+        let distance = if score >= MATE_BOUND { MATE - score } else { TB_WIN - score };
+        if distance > left { TB_BOUND - 1 } else { score - ply as i32 }
     } else if score <= -TB_BOUND {
-        score + ply as i32
+        let distance = if score <= -MATE_BOUND { MATE + score } else { TB_WIN + score };
+        if distance > left { -TB_BOUND + 1 } else { score + ply as i32 }
     } else {
         score
     }
@@ -341,6 +348,25 @@ mod tests {
         assert!(tt.probe(0x1234).is_none());
         tt.clear();
         assert!(tt.probe(0xdead_beef_1234_5678).is_none());
+    }
+
+    #[test]
+    fn mates_and_table_results_beyond_the_fifty_move_rule_are_downgraded() {
+        // Mate in 11 plies from the stored node, seen 3 plies from the root.
+        let mate = MATE - 11;
+        assert_eq!(score_from_tt(mate, 3, 0), mate - 3);
+        assert_eq!(score_from_tt(mate, 3, 89), mate - 3);
+        assert_eq!(score_from_tt(mate, 3, 90), TB_BOUND - 1);
+        assert_eq!(score_from_tt(-mate, 3, 90), -TB_BOUND + 1);
+        assert_eq!(score_from_tt(-mate, 3, 20), -mate + 3);
+        // A table win 30 plies away.
+        let win = TB_WIN - 30;
+        assert_eq!(score_from_tt(win, 2, 70), win - 2);
+        assert_eq!(score_from_tt(win, 2, 71), TB_BOUND - 1);
+        assert_eq!(score_from_tt(-win, 2, 71), -TB_BOUND + 1);
+        // Evaluations are as stored.
+        assert_eq!(score_from_tt(250, 7, 99), 250);
+        assert_eq!(score_to_tt(score_from_tt(mate, 3, 0), 3), mate);
     }
 
     #[test]

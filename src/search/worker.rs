@@ -246,6 +246,8 @@ impl Worker {
                     (depth + (self.id as i32 % 2)).min(max_depth)
                 };
                 self.root_depth = depth;
+                // The last iteration's best score (the moves are sorted after each one).
+                let previous_best = self.root_moves[0].score;
                 for root_move in &mut self.root_moves {
                     root_move.previous_score = root_move.score;
                 }
@@ -282,7 +284,7 @@ impl Worker {
                     }
                     continue;
                 }
-                if self.should_stop_deepening(job, depth, instability) {
+                if self.should_stop_deepening(job, depth, instability, previous_best) {
                     break;
                 }
                 instability /= 2;
@@ -446,8 +448,15 @@ impl Worker {
         }
     }
 
-    /// Decides after a completed iteration whether to start another one.
-    fn should_stop_deepening(&self, job: &SearchJob, depth: i32, instability: u32) -> bool {
+    /// Decides after a completed iteration whether to start another one; `previous_best` is
+    /// the best score of the iteration before it.
+    fn should_stop_deepening(
+        &self,
+        job: &SearchJob,
+        depth: i32,
+        instability: u32,
+        previous_best: i32,
+    ) -> bool {
         let best = &self.root_moves[0];
         if let Some(mate) = job.limits.mate
             && best.score >= MATE_BOUND
@@ -459,16 +468,19 @@ impl Worker {
             return false;
         }
         let Some(time) = &self.time else { return false };
-        if !time.is_timed() {
+        // `go movetime` asks for that much thinking: only the hard limit ends it (as in
+        // Stockfish, whose time management applies to clocks alone).
+        if !time.is_timed() || time.is_fixed() {
             return false;
         }
         // Only one legal move: no need to think.
         if self.root_moves.len() == 1 && depth >= 4 {
             return true;
         }
-        // Think longer when the best move keeps changing or the score drops.
-        let drop = if best.previous_score > -INFINITY {
-            (best.previous_score - best.score).clamp(0, tm_drop_cap()) as u32
+        // Think longer when the best move keeps changing or the score drops (against the
+        // last iteration's best score, whichever move had it).
+        let drop = if previous_best > -INFINITY {
+            (previous_best - best.score).clamp(0, tm_drop_cap()) as u32
         } else {
             0
         };
