@@ -6,7 +6,6 @@
 //! chunks against the manifest, `zwischen data add FILE` turns a generator's pack into new
 //! chunks, and `zwischen data convert` turns older game files (`ZWGAMES1`) into a pack.
 
-use std::fmt::Write as _;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
@@ -326,14 +325,8 @@ pub fn convert(inputs: &[PathBuf], output: &Path) -> Result<usize, String> {
 
 /// The stats line: `N positions, M bytes (X bytes a position)`.
 pub fn stats_line(counts: &Counts) -> String {
-    let mut line = String::new();
     let per = counts.bytes as f64 / counts.positions.max(1) as f64;
-    let _ = write!(
-        line,
-        "{} positions, {} bytes ({per:.2} bytes a position)",
-        counts.positions, counts.bytes
-    );
-    line
+    format!("{} positions, {} bytes ({per:.2} bytes a position)", counts.positions, counts.bytes)
 }
 
 /// Counts every pack among `paths` (files or folders): one line per file, then the total.

@@ -163,16 +163,19 @@ pub struct ReadSummary {
 
 /// Whether the file at `path` is a game file (else it is a record file, or empty).
 pub fn is_game_file(path: &Path) -> std::io::Result<bool> {
-    let mut magic = [0u8; GAMES_MAGIC.len()];
-    let got = read_up_to(&mut File::open(path)?, &mut magic)?;
-    Ok(got == magic.len() && magic == GAMES_MAGIC)
+    starts_with(path, &GAMES_MAGIC)
 }
 
 /// Whether the file at `path` is a game pack ([`super::pack`]).
 pub fn is_pack_file(path: &Path) -> std::io::Result<bool> {
-    let mut magic = [0u8; super::pack::PACK_MAGIC.len()];
-    let got = read_up_to(&mut File::open(path)?, &mut magic)?;
-    Ok(super::pack::is_pack(&magic[..got]))
+    starts_with(path, &super::pack::PACK_MAGIC)
+}
+
+/// Whether the file at `path` begins with the 8-byte `magic`.
+fn starts_with(path: &Path, magic: &[u8; 8]) -> std::io::Result<bool> {
+    let mut first = [0u8; 8];
+    let got = read_up_to(&mut File::open(path)?, &mut first)?;
+    Ok(got == first.len() && &first == magic)
 }
 
 /// Hands every training position of a data file to `each`, from a game pack or a game file

@@ -128,7 +128,8 @@ fn attacked(pos: &Position, square: Square, by: Color, mv: Move) -> bool {
 /// piece, or at all if nothing defends it (after `mv`, `Move::NONE` for the position as is).
 fn threatened(pos: &Position, square: Square, value: i32, by: Color, mv: Move) -> bool {
     let occupied = occupied_after(pos, mv);
-    let attackers = pos.attackers_to(square, occupied) & pos.color_bb(by) & occupied;
+    let around = pos.attackers_to(square, occupied) & occupied;
+    let attackers = around & pos.color_bb(by);
     if attackers.is_empty() {
         return false;
     }
@@ -139,7 +140,7 @@ fn threatened(pos: &Position, square: Square, value: i32, by: Color, mv: Move) -
     if cheapest < value {
         return true;
     }
-    let defenders = pos.attackers_to(square, occupied) & pos.color_bb(!by) & occupied;
+    let defenders = around & pos.color_bb(!by);
     // The moving piece does not defend its own square.
     let defenders =
         if mv.is_none() { defenders & !square.bb() } else { defenders & !mv.from().bb() };
