@@ -48,7 +48,8 @@ def run_match(args, label):
             command, capture_output=True, text=True, check=False, cwd=scratch
         ).stdout
     games = re.findall(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", output)
-    elos = re.findall(r"Elo: (-?[\d.]+|inf|-inf) \+/- ([\d.]+|nan|inf)", output)
+    # "Elo: E +/- e, nElo: N +/- n": the logistic Elo, not the normalised nElo after it.
+    elos = re.findall(r"(?<!n)Elo: (-?[\d.]+|inf|-inf) \+/- ([\d.]+|nan|inf)", output)
     if not games or not elos:
         sys.exit(f"fastchess gave no result for {label}; its output ends:\n{output[-2000:]}")
     _, wins, losses, draws = (int(x) for x in games[-1])
@@ -83,9 +84,9 @@ def main():
         wins, draws, losses, elo, error = run_match(args, label)
         verdict = "ok"
         if elo - error > 0:
-            verdict = "stronger than its label: lower the level at this label"
+            verdict = "stronger than its label: lower its anchor"
         elif elo + error < 0:
-            verdict = "weaker than its label: raise the level at this label"
+            verdict = "weaker than its label: raise its anchor"
         rows.append((label, wins, draws, losses, elo, error, verdict))
         print(f"UCI_Elo {label}: W{wins} D{draws} L{losses}, {elo:+.1f} +/- {error:.1f}: {verdict}",
               flush=True)

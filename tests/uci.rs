@@ -637,7 +637,9 @@ fn the_move_played_is_the_line_shown_last() {
     for (game, start) in zwischen::tools::bench::POSITIONS.iter().take(16).enumerate() {
         let limited = game % 4 == 3;
         e.send(&format!("setoption name UCI_LimitStrength value {limited}"));
-        e.send("setoption name UCI_Elo value 1800");
+        // A label that chooses among noisy lines, and one that plays its single best line.
+        let elo = if game % 8 == 3 { 1800 } else { 2500 };
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
         e.send(&format!("setoption name Threads value {}", 1 + game % 2));
         let mut pos = Position::from_fen(start).unwrap();
         let mut moves: Vec<String> = Vec::new();

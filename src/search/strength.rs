@@ -1,7 +1,10 @@
-//! Playing below full strength (`UCI_LimitStrength`, `UCI_Elo`): fewer nodes per move, and
-//! a choice among the best few lines that sometimes prefers a slightly worse move. The moves
-//! stay plausible (every candidate was among the engine's best lines); only their precision
-//! drops.
+//! Playing below full strength (`UCI_LimitStrength`, `UCI_Elo`). Up to 2100, fewer nodes per
+//! move and a choice among the best few lines that sometimes prefers a slightly worse move.
+//! The moves stay plausible (every candidate was among the engine's best lines); only their
+//! precision drops. Above 2100 the engine plays its own best line, on a node budget that
+//! grows with the label: four lines with noise cost too much strength to reach the top
+//! labels (at 2+0.02 s, four lines with 10 cp of noise and no node limit scored 37.5 %
+//! against Stockfish at 2700).
 //!
 //! The labels follow Stockfish 15.1's own `UCI_Elo` scale at 2+0.02 s, measured with the
 //! network (the strength levels of the former hand-written evaluation no longer apply): each
@@ -13,7 +16,10 @@ use crate::chess::Move;
 
 /// The weakest and strongest settings offered.
 pub const MIN_ELO: u32 = 1320;
-pub const MAX_ELO: u32 = 2100;
+pub const MAX_ELO: u32 = 2850;
+
+/// The strongest label that chooses among several lines with noise.
+const NOISY_MAX_ELO: u32 = 2100;
 
 /// (label, strength level in 0..=1): anchors of the label scale. Set with gen2 from
 /// (level: result against Stockfish's `UCI_Elo`) 0.1: +89 against 1350, 0.4: +215 against
@@ -24,12 +30,33 @@ pub const MAX_ELO: u32 = 2100;
 /// every level came down by that much Elo at the slope of the measurements above (about
 /// 1300 Elo per unit of level below 1750, 1150 above). With gen7, 1500 at 0.095 scored
 /// +88 ± 68 (2000 at 0.59: -30 ± 68, within its error), so 1500 came down the same way, by
-/// 88 / 1300. Levels above 0.8 (beyond 2100) are left to `UCI_LimitStrength` off.
+/// 88 / 1300.
 const ANCHORS: [(u32, f64); 5] =
-    [(MIN_ELO, 0.0), (1500, 0.027), (1750, 0.28), (2000, 0.59), (MAX_ELO, 0.71)];
+    [(MIN_ELO, 0.0), (1500, 0.027), (1750, 0.28), (2000, 0.59), (NOISY_MAX_ELO, 0.71)];
 
-/// Lines searched to choose from.
-pub const CANDIDATE_LINES: usize = 4;
+/// (label, nodes a move) above `NOISY_MAX_ELO`, where one line is searched with no noise:
+/// geometric between anchors. Set with gen7 from matches against Stockfish at 2+0.02 s: one
+/// line at 9,000 nodes scored -230 against 2400, at 15,000 -115 and at 50,000 -53 against
+/// 2700; then 2400 at 26,000 nodes scored +4 and 2700 at 70,000 +35 (100 games each). The top
+/// label's budget is more than a fast game allows, so there it plays at full strength (+74
+/// against 2850); at longer time controls it stays capped. The first anchor is extrapolated.
+const BUDGET_ANCHORS: [(u32, f64); 4] =
+    [(NOISY_MAX_ELO, 7000.0), (2400, 26_000.0), (2700, 70_000.0), (MAX_ELO, 1_000_000.0)];
+
+/// Lines searched to choose from by the noisy labels.
+const CANDIDATE_LINES: usize = 4;
+
+/// The value at `elo` of a piecewise linear function given by (label, value) anchors in
+/// rising order, constant beyond the ends.
+fn interpolate(anchors: &[(u32, f64)], elo: u32) -> f64 {
+    let elo = elo.clamp(anchors[0].0, anchors[anchors.len() - 1].0);
+    let upper =
+        anchors.iter().position(|&(label, _)| label >= elo).unwrap_or(anchors.len() - 1).max(1);
+    let (low_label, low_value) = anchors[upper - 1];
+    let (high_label, high_value) = anchors[upper];
+    let fraction = (elo - low_label) as f64 / (high_label - low_label) as f64;
+    low_value + fraction * (high_value - low_value)
+}
 
 /// A strength setting.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -38,26 +65,37 @@ pub struct Strength {
 }
 
 impl Strength {
-    /// Strength level in 0..=1: 0 would search a few hundred nodes with the most noise,
-    /// 1 a few hundred thousand with almost none.
-    fn level(self) -> f64 {
-        let elo = self.elo.clamp(MIN_ELO, MAX_ELO);
-        let upper =
-            ANCHORS.iter().position(|&(label, _)| label >= elo).unwrap_or(ANCHORS.len() - 1).max(1);
-        let (low_label, low_level) = ANCHORS[upper - 1];
-        let (high_label, high_level) = ANCHORS[upper];
-        let fraction = (elo - low_label) as f64 / (high_label - low_label) as f64;
-        low_level + fraction * (high_level - low_level)
+    /// Whether this label chooses among several lines with noise.
+    fn is_noisy(self) -> bool {
+        self.elo <= NOISY_MAX_ELO
     }
 
-    /// Nodes per move: from a few hundred to a few hundred thousand, geometrically.
+    /// Strength level of a noisy label, in 0..=1: 0 would search a few hundred nodes with the
+    /// most noise, 1 a few hundred thousand with almost none.
+    fn level(self) -> f64 {
+        interpolate(&ANCHORS, self.elo.clamp(MIN_ELO, NOISY_MAX_ELO))
+    }
+
+    /// Nodes per move: for the noisy labels from a few hundred to a few hundred thousand,
+    /// geometrically in the level; above them, from the budget anchors.
     pub fn node_budget(self) -> u64 {
-        (300.0 * 1000f64.powf(self.level())) as u64
+        if self.is_noisy() {
+            (300.0 * 1000f64.powf(self.level())) as u64
+        } else {
+            interpolate(&BUDGET_ANCHORS.map(|(label, nodes)| (label, nodes.ln())), self.elo)
+                .exp()
+                .round() as u64
+        }
     }
 
     /// Largest random bonus (cp) a candidate line may get when the move is chosen.
     pub fn noise_cp(self) -> i32 {
-        (10.0 + 190.0 * (1.0 - self.level())) as i32
+        if self.is_noisy() { (10.0 + 190.0 * (1.0 - self.level())) as i32 } else { 0 }
+    }
+
+    /// Lines to search and choose from.
+    pub fn candidate_lines(self) -> usize {
+        if self.is_noisy() { CANDIDATE_LINES } else { 1 }
     }
 
     /// Picks among `lines` (move, score), best first: each line's score plus a random bonus
@@ -80,15 +118,31 @@ mod tests {
     #[test]
     fn budget_and_noise_follow_the_setting() {
         let weak = Strength { elo: MIN_ELO };
-        let strong = Strength { elo: MAX_ELO };
-        assert!(weak.node_budget() < 1000 && strong.node_budget() > 30_000);
-        assert!(weak.noise_cp() > strong.noise_cp());
+        let noisy_top = Strength { elo: NOISY_MAX_ELO };
+        assert!(weak.node_budget() < 1000 && noisy_top.node_budget() > 30_000);
+        assert!(weak.noise_cp() > noisy_top.noise_cp() && noisy_top.noise_cp() > 0);
+        assert_eq!(noisy_top.candidate_lines(), CANDIDATE_LINES);
+    }
+
+    #[test]
+    fn the_labels_above_the_noisy_ones_search_one_line_on_a_rising_budget() {
+        let mut previous = 0;
+        for elo in NOISY_MAX_ELO + 1..=MAX_ELO {
+            let strength = Strength { elo };
+            assert_eq!((strength.noise_cp(), strength.candidate_lines()), (0, 1));
+            assert!(strength.node_budget() > previous, "{elo}");
+            previous = strength.node_budget();
+        }
+        for (label, nodes) in BUDGET_ANCHORS.into_iter().skip(1) {
+            assert_eq!(Strength { elo: label }.node_budget(), nodes as u64);
+        }
+        assert_eq!(Strength { elo: 9999 }.node_budget(), Strength { elo: MAX_ELO }.node_budget());
     }
 
     #[test]
     fn level_rises_with_the_label_and_meets_the_anchors() {
         let mut previous = -1.0;
-        for elo in MIN_ELO..=MAX_ELO {
+        for elo in MIN_ELO..=NOISY_MAX_ELO {
             let level = Strength { elo }.level();
             assert!(level > previous && (0.0..=1.0).contains(&level), "{elo}: {level}");
             previous = level;
@@ -96,7 +150,7 @@ mod tests {
         for (label, level) in ANCHORS {
             assert!((Strength { elo: label }.level() - level).abs() < 1e-9);
         }
-        assert_eq!(Strength { elo: 9999 }.level(), ANCHORS[ANCHORS.len() - 1].1);
+        assert_eq!(Strength { elo: NOISY_MAX_ELO + 1 }.level(), ANCHORS[ANCHORS.len() - 1].1);
         assert_eq!(Strength { elo: 0 }.level(), ANCHORS[0].1);
     }
 

@@ -227,7 +227,7 @@ impl Worker {
         let max_depth = job.limits.depth.unwrap_or(MAX_PLY as i32 - 1).clamp(1, MAX_PLY as i32 - 1);
         // A limited strength chooses among several lines; only `job.multipv` are shown.
         let lines_wanted = match job.strength {
-            Some(_) => job.multipv.max(super::strength::CANDIDATE_LINES),
+            Some(strength) => job.multipv.max(strength.candidate_lines()),
             None => job.multipv,
         };
         let multipv = lines_wanted.clamp(1, self.root_moves.len().max(1));
@@ -529,7 +529,7 @@ impl Worker {
             let lines: Vec<(Move, i32)> = self
                 .root_moves
                 .iter()
-                .take(super::strength::CANDIDATE_LINES.max(job.multipv))
+                .take(strength.candidate_lines().max(job.multipv))
                 .filter(|rm| rm.score > -INFINITY)
                 .map(|rm| (rm.mv, rm.score))
                 .collect();
