@@ -15,7 +15,7 @@ import time
 
 from uci_process import UciProcess
 
-BENCH_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "src" / "bench.rs"
+BENCH_SOURCE = pathlib.Path(__file__).resolve().parent.parent / "src" / "tools" / "bench.rs"
 
 
 def bench_fens(count):
