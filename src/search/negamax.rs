@@ -350,7 +350,8 @@ impl Worker {
                 && !is_decided(alpha, beta)
                 && eval - rfp_margin() * (depth - improving as i32) >= beta
             {
-                return eval;
+                // Halfway back to beta: the eval of a node this far above it overstates it.
+                return (eval + beta) / 2;
             }
 
             // Step 5b. Razoring: far below alpha near the horizon, only a capture could help;

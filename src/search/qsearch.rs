@@ -77,13 +77,33 @@ impl Worker {
         picker.quiet_checks = first_ply && !in_check && is_decided(alpha, beta);
         let mut best_move = Move::NONE;
         let mut moves_searched = 0;
+        // The square the last move went to: recapturing there is never pruned.
+        let last_to = ply.checked_sub(1).and_then(|p| self.frames[p].moved).map(|(_, to)| to);
         while let Some((mv, _)) = picker.next(pos, &self.history) {
             moves_searched += 1;
-            if !in_check && pos.is_noisy(mv) {
+            // Captures that neither check, promote nor recapture, once a score is safe from
+            // mate. (Quiet checks are exempt: they are tried for the mates they may give.)
+            if !in_check
+                && pos.is_noisy(mv)
+                && mv.kind() != MoveKind::Promotion
+                && best_score > -MATE_BOUND
+                && !pos.gives_check(mv)
+                && Some(mv.to()) != last_to
+            {
+                // Move-count pruning: the first two captures were the likeliest to help.
+                if moves_searched > 2 {
+                    continue;
+                }
                 // Delta pruning: even winning this piece outright would not reach alpha.
-                // (Quiet checks are exempt: they are tried for the mates they may give.)
+                let futility_base = stand_pat + delta_margin();
                 let gain = pos.captured_type(mv).map_or(0, |pt| SEE_VALUES[pt.index()]);
-                if mv.kind() != MoveKind::Promotion && stand_pat + gain + delta_margin() <= alpha {
+                if futility_base + gain <= alpha {
+                    best_score = best_score.max(futility_base + gain);
+                    continue;
+                }
+                // Nor an even trade, when the margin alone leaves the score below alpha.
+                if futility_base <= alpha && !pos.see_ge(mv, 1) {
+                    best_score = best_score.max(futility_base);
                     continue;
                 }
             }
