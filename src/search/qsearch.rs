@@ -44,19 +44,19 @@ impl Worker {
         let key = pos.key();
         let entry = self.tt().probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
+        let hash_score = entry.map(|e| score_from_tt(e.score, ply, pos.halfmove_clock()));
         if !PV
-            && let Some(e) = entry
-            && e.bound.allows_cutoff(score_from_tt(e.score, ply, pos.halfmove_clock()), alpha, beta)
+            && let (Some(e), Some(score)) = (entry, hash_score)
+            && e.bound.allows_cutoff(score, alpha, beta)
         {
-            return score_from_tt(e.score, ply, pos.halfmove_clock());
+            return score;
         }
 
         // Standing pat: the side to move may decline every capture.
         let raw_eval = self.raw_eval(pos, ply, in_check, entry);
         let mut best_score = -INFINITY;
         if !in_check {
-            let stored =
-                entry.map(|e| (e.bound, score_from_tt(e.score, ply, pos.halfmove_clock())));
+            let stored = entry.zip(hash_score).map(|(e, score)| (e.bound, score));
             best_score = sharpen_eval(raw_eval + self.correction(pos, ply), stored, MATE_BOUND);
             if best_score >= beta {
                 return best_score;
