@@ -87,8 +87,8 @@ impl Worker {
                 && pos.is_noisy(mv)
                 && mv.kind() != MoveKind::Promotion
                 && best_score > -MATE_BOUND
-                && !pos.gives_check(mv)
                 && Some(mv.to()) != last_to
+                && !picker.gives_check(pos, mv)
             {
                 // Move-count pruning: the first two captures were the likeliest to help.
                 if moves_searched > 2 {
