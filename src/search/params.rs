@@ -1,5 +1,12 @@
-//! Tuned search and time-management constants, in one place. Each was kept because a match said
-//! it helps; the commit that set it carries the result.
+//! Search and time-management constants, in one place.
+//!
+//! Where the values come from: none has been tuned yet. Each is the value its feature was
+//! added with, set by hand, and most features were measured only together (the search v2
+//! stack against the search before it, search v3 bundle 1 as a bundle); the commit that
+//! added each says how it was measured ("SPRT pending" where it was not measured alone).
+//! The first SPSA run (`docs/spsa/search-v3.json`, 5,000 pairs at 20,000 nodes) found no
+//! values that won a match, so none was taken: docs/search.md has its table and
+//! docs/match-history.md its matches. A value that changes says its source next to it.
 //!
 //! The numeric ones are *tunables*: a function per constant, which in a normal build returns
 //! the value as a constant, and in a tuning build (`--features tune`) reads a value that a UCI
