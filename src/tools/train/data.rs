@@ -3,7 +3,9 @@
 //!
 //! A position keeps only the White-view feature index of each piece (`u16`); the Black view
 //! of the same piece is [`flip`] of it, so both accumulators come from one list. Labels are
-//! stored from the side to move's point of view, the way the network sees them.
+//! stored from the side to move's point of view, the way the network sees them. A position's
+//! left-right mirror (`--mirror`) is a second sample of the same stored position, its
+//! features mirrored as the sample is read, so it costs 4 bytes instead of a second copy.
 
 use std::path::Path;
 
@@ -42,11 +44,14 @@ struct Labels {
     side: Color,
 }
 
+/// The most pieces a position can have, so the most features a sample has.
+pub const MAX_FEATURES: usize = 32;
+
 /// One position as the trainer reads it.
 #[derive(Clone, Copy, Debug)]
-pub struct Sample<'a> {
-    /// White-view feature indices of the pieces.
-    pub features: &'a [u16],
+pub struct Sample {
+    features: [u16; MAX_FEATURES],
+    count: u8,
     pub side: Color,
     /// Centipawns, side to move's point of view.
     pub score: i16,
@@ -54,7 +59,13 @@ pub struct Sample<'a> {
     pub result: u8,
 }
 
-impl Sample<'_> {
+impl Sample {
+    /// White-view feature indices of the pieces.
+    #[inline(always)]
+    pub fn features(&self) -> &[u16] {
+        &self.features[..usize::from(self.count)]
+    }
+
     /// The training target: `(1 - wdl) * sigmoid(score / SCALE) + wdl * result`, all from the
     /// side to move's point of view, result 1 for a win, 0.5 for a draw and 0 for a loss.
     #[inline]
@@ -78,75 +89,109 @@ pub struct LoadReport {
     pub partial: Vec<(String, usize)>,
 }
 
-/// All positions, packed: the features of position `i` are `features[offsets[i]..offsets[i+1]]`.
+/// All positions, packed, and the samples made of them.
 #[derive(Clone, Debug)]
 pub struct Dataset {
     /// Also add each position without castling rights mirrored left to right (files a-h
     /// swapped): the same chess, so the same labels, and twice the data to learn from.
     pub mirror: bool,
+    /// The features of position `i` are `features[starts[i]..starts[i + 1]]`.
     features: Vec<u16>,
-    offsets: Vec<u32>,
+    starts: Vec<u64>,
     labels: Vec<Labels>,
+    /// Sample `s` is position `samples[s] >> 1`, mirrored left to right if its low bit is set.
+    samples: Vec<u32>,
 }
 
 impl Default for Dataset {
     fn default() -> Self {
-        Dataset { mirror: false, features: Vec::new(), offsets: vec![0], labels: Vec::new() }
+        Dataset {
+            mirror: false,
+            features: Vec::new(),
+            starts: vec![0],
+            labels: Vec::new(),
+            samples: Vec::new(),
+        }
     }
 }
 
 impl Dataset {
+    /// The number of samples (positions and their mirrors).
     pub fn len(&self) -> usize {
-        self.labels.len()
+        self.samples.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.labels.is_empty()
+        self.samples.is_empty()
     }
 
     /// Adds a position given its pieces, the side to move, its White-view score in
-    /// centipawns and its result (0 Black won, 1 draw, 2 White won).
+    /// centipawns and its result (0 Black won, 1 draw, 2 White won), as one sample; returns
+    /// its index among the positions, or `None` (nothing added) for more than
+    /// [`MAX_FEATURES`] pieces.
     pub fn push(
         &mut self,
         pieces: impl Iterator<Item = (Piece, Square)>,
         side: Color,
         white_score: i16,
         white_result: u8,
-    ) {
+    ) -> Option<usize> {
+        let start = self.features.len();
         self.features.extend(
             pieces.map(|(piece, square)| feature_index(Color::White, piece, square) as u16),
         );
-        let end = u32::try_from(self.features.len())
-            .expect("fewer than 2^32 features (some 150 million positions) in memory");
-        self.offsets.push(end);
+        if self.features.len() - start > MAX_FEATURES {
+            self.features.truncate(start);
+            return None;
+        }
+        self.starts.push(self.features.len() as u64);
         let (score, result) = match side {
             Color::White => (white_score, white_result),
             Color::Black => (white_score.saturating_neg(), 2 - white_result.min(2)),
         };
         self.labels.push(Labels { score, result, side });
+        let position = self.labels.len() - 1;
+        self.push_sample(position, false);
+        Some(position)
     }
 
-    /// Adds a record; false if it is left out for its score.
+    fn push_sample(&mut self, position: usize, mirrored: bool) {
+        let sample = u32::try_from(position << 1 | usize::from(mirrored))
+            .expect("fewer than 2^31 positions in memory");
+        self.samples.push(sample);
+    }
+
+    /// Adds a record (and its mirror with `mirror`); false if it is left out for its score or
+    /// for holding more than [`MAX_FEATURES`] pieces.
     pub fn push_record(&mut self, record: &PackedPosition) -> bool {
         if i32::from(record.score).abs() > MAX_SCORE {
             return false;
         }
-        self.push(record.pieces(), record.side, record.score, record.result);
+        let Some(position) = self.push(record.pieces(), record.side, record.score, record.result)
+        else {
+            return false;
+        };
         if self.mirror && !record.has_castling_rights() {
-            let mirrored = record.pieces().map(|(piece, square)| {
-                (piece, Square::from_file_rank(7 - square.file(), square.rank()))
-            });
-            self.push(mirrored, record.side, record.score, record.result);
+            self.push_sample(position, true);
         }
         true
     }
 
     #[inline(always)]
-    pub fn sample(&self, index: usize) -> Sample<'_> {
-        let (start, end) = (self.offsets[index] as usize, self.offsets[index + 1] as usize);
-        let labels = self.labels[index];
+    pub fn sample(&self, index: usize) -> Sample {
+        let sample = self.samples[index] as usize;
+        let position = sample >> 1;
+        let (start, end) = (self.starts[position] as usize, self.starts[position + 1] as usize);
+        // The file is the square's low three bits, and the square the feature's.
+        let file_flip = if sample & 1 == 1 { 7 } else { 0 };
+        let mut features = [0u16; MAX_FEATURES];
+        for (to, &from) in features.iter_mut().zip(&self.features[start..end]) {
+            *to = from ^ file_flip;
+        }
+        let labels = self.labels[position];
         Sample {
-            features: &self.features[start..end],
+            features,
+            count: (end - start) as u8,
             side: labels.side,
             score: labels.score,
             result: labels.result,
@@ -159,7 +204,11 @@ impl Dataset {
         let summary = read_positions(path, |packed| {
             report.records += 1;
             if !self.push_record(packed) {
-                report.extreme += 1;
+                if i32::from(packed.score).abs() > MAX_SCORE {
+                    report.extreme += 1;
+                } else {
+                    report.invalid += 1;
+                }
             }
         })?;
         report.records += summary.invalid;
@@ -219,10 +268,21 @@ mod tests {
         assert_eq!(data.len(), 1);
         let sample = data.sample(0);
         assert_eq!((sample.side, sample.score, sample.result), (Color::Black, -150, 0));
-        assert_eq!(sample.features.len(), 3);
+        assert_eq!(sample.features().len(), 3);
         let target = sample.target(0.5);
         let expected = 0.5 / (1.0 + (150.0f32 / 400.0).exp());
         assert!((target - expected).abs() < 1e-6);
+    }
+
+    #[test]
+    fn a_position_of_more_than_32_pieces_is_refused_whole() {
+        let mut data = Dataset::default();
+        let squares = Square::all().take(MAX_FEATURES + 1);
+        assert_eq!(data.push(squares.map(|sq| (Piece::ALL[0], sq)), Color::White, 0, 1), None);
+        assert!(data.is_empty());
+        let pieces = Square::all().take(2).map(|sq| (Piece::ALL[0], sq));
+        assert_eq!(data.push(pieces, Color::White, 0, 1), Some(0));
+        assert_eq!(data.sample(0).features().len(), 2);
     }
 
     #[test]
@@ -248,7 +308,7 @@ mod tests {
             .occupied()
             .map(|sq| feature_index(Color::White, mirrored.piece_on(sq).unwrap(), sq) as u16)
             .collect();
-        let mut got = data.sample(2).features.to_vec();
+        let mut got = data.sample(2).features().to_vec();
         expected.sort_unstable();
         got.sort_unstable();
         assert_eq!(got, expected);

@@ -476,7 +476,7 @@ impl Network {
     #[inline]
     pub fn loss(&self, sample: &Sample, wdl: f32, scratch: &mut Scratch) -> f32 {
         let error =
-            sigmoid(self.output(sample.features, sample.side, scratch)) - sample.target(wdl);
+            sigmoid(self.output(sample.features(), sample.side, scratch)) - sample.target(wdl);
         error * error
     }
 
@@ -492,10 +492,10 @@ impl Network {
         grad: &mut [f32],
     ) -> f32 {
         let h = self.hidden();
-        let prediction = sigmoid(self.output(sample.features, sample.side, scratch));
+        let prediction = sigmoid(self.output(sample.features(), sample.side, scratch));
         let error = prediction - sample.target(wdl);
         let d = 2.0 * error * prediction * (1.0 - prediction);
-        let bucket = self.output_bucket(sample.features.len());
+        let bucket = self.output_bucket(sample.features().len());
         let (_, ow, _) = self.dense_parts();
         let ow = &ow[bucket * 2 * h..(bucket + 1) * 2 * h];
         let (g_fw, rest) = grad.split_at_mut(self.feature_weight_range().end);
@@ -655,7 +655,7 @@ mod tests {
             let sample = data.sample(index);
             let mut views = [fb.to_vec(), fb.to_vec()];
             for (view, acc) in Color::BOTH.into_iter().zip(views.iter_mut()) {
-                for row in reference_rows(architecture, sample.features, view) {
+                for row in reference_rows(architecture, sample.features(), view) {
                     for (a, w) in acc.iter_mut().zip(&fw[row * h..(row + 1) * h]) {
                         *a += w;
                     }
@@ -666,7 +666,7 @@ mod tests {
                 Color::Black => (&views[1], &views[0]),
             };
             let outputs = architecture.buckets.output;
-            let bucket = ((sample.features.len() - 2) * outputs / 32).min(outputs - 1);
+            let bucket = ((sample.features().len() - 2) * outputs / 32).min(outputs - 1);
             let ow = &ow[bucket * 2 * h..];
             let screlu = |x: f64| x.clamp(0.0, 1.0).powi(2);
             let out: f64 =
@@ -715,7 +715,7 @@ mod tests {
         let mut active = vec![false; architecture.feature_rows()];
         for index in 0..data.len() {
             for view in Color::BOTH {
-                for row in reference_rows(&architecture, data.sample(index).features, view) {
+                for row in reference_rows(&architecture, data.sample(index).features(), view) {
                     active[row] = true;
                 }
             }
@@ -769,7 +769,7 @@ mod tests {
             for (index, fen) in FENS.iter().enumerate() {
                 let pos = Position::from_fen(fen).unwrap();
                 let sample = data.sample(index);
-                let out = net.output(sample.features, sample.side, &mut scratch);
+                let out = net.output(sample.features(), sample.side, &mut scratch);
                 assert!((net.evaluate(&pos) - out * 400.0).abs() < 1e-3);
             }
         }
