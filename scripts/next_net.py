@@ -4,10 +4,15 @@
 Steps, each run once (a finished step leaves DIR/<step>.done, so a rerun goes on where the
 last one stopped):
 
-- snapshot: copies the data files into DIR/data with the generators paused (so no file is
-  caught half-written), and counts them (DIR/data.txt);
-- train: `zwischen train` on the copies (DIR/net.nnue, log DIR/train.log), the generators
-  paused when --pause is given (so two training threads get both cores);
+- snapshot: with --chunks N, checks the first N chunks of data/manifest.tsv against their
+  SHA-256 and lists them in DIR/data.txt (committed chunks never change, so N names the
+  training data exactly); with --data FILE instead, copies the files into DIR/data with the
+  generators paused (so no file is caught half-written) and counts them (DIR/data.txt);
+- train: `zwischen train` on those chunks, in the manifest's order, or on the copies
+  (DIR/net.nnue, log DIR/train.log), the generators paused when --pause is given (so two
+  training threads get both cores). The trainer's result depends only on the data, its
+  order, the arguments and the seed, not on the number of threads; DIR/lineage.txt records
+  the trainer's commit and the exact command;
 - scale: brings DIR/net.nnue's evaluations to the size of the net main embeds (--reference-net)
   over the positions of --size-games: a net trained on self-play scores evaluates larger than
   the net that played (about 13 % from gen4 on), and the search's margins are tuned to the
@@ -35,16 +40,16 @@ base:Hash=16 --openings FILE --pgn FILE` plus `--nodes N` or `--tc 8+0.08`, `--g
 --resign-score 1000`; scripts/combine_matches.py reads the logs of such a runner (a
 `RESULT {...}` line at the end).
 
-    python3 scripts/next_net.py --dir ../nets/gen8 --base ../gen/zwischen-BASE \\
-        --data ../gen/n2500-s8301.zwp --data ../gen/n2500-s8302.zwp \\
+    python3 scripts/next_net.py --dir ../nets/gen8 --base ../gen/zwischen-BASE --chunks 44 \\
         --train-args="--hidden 256 --output-buckets 8 --epochs 24 --lr 0.002 --wdl 0.25" --pause \\
-        --steps snapshot,train,scale,build,gate --size-games ../gen/validation.zwp \\
+        --steps snapshot,train,scale,build,gate \\
         --match-runner ../tools/match.py --openings book.epd
 
 Run it from the checkout (it builds the trainer there first).
 """
 
 import argparse
+import hashlib
 import os
 import shlex
 import shutil
@@ -90,7 +95,52 @@ class Paused:
             generators("resume")
 
 
+def manifest_chunks(count):
+    """The first `count` chunks of data/manifest.tsv: (path, positions, the manifest line)."""
+    with open(os.path.join(CHECKOUT, "data", "manifest.tsv")) as file:
+        lines = [line.rstrip("\n") for line in file if line.strip() and not line.startswith("#")]
+    if not 0 < count <= len(lines):
+        sys.exit(f"--chunks {count}: data/manifest.tsv lists {len(lines)} chunks")
+    chunks = []
+    for line in lines[:count]:
+        fields = line.split("\t")
+        chunks.append((os.path.join(CHECKOUT, "data", fields[0]), int(fields[1]), line))
+    return chunks
+
+
+def sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def snapshot_chunks(args):
+    chunks = manifest_chunks(args.chunks)
+    for path, _, line in chunks:
+        if sha256(path) != line.split("\t")[-1]:
+            sys.exit(f"{path}: its SHA-256 differs from data/manifest.tsv's")
+    positions = sum(count for _, count, _ in chunks)
+    with open(os.path.join(args.dir, "data.txt"), "w") as file:
+        file.write(f"the first {len(chunks)} chunks of data/manifest.tsv, {positions} positions:\n")
+        file.writelines(line + "\n" for _, _, line in chunks)
+    print(f"{len(chunks)} chunks, {positions} positions, checked against data/manifest.tsv")
+
+
+def git_state():
+    """The checkout's commit, with `+changes` if its tracked files differ from it."""
+    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=CHECKOUT, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=CHECKOUT,
+                             check=True, capture_output=True, text=True).stdout.strip()
+    return commit + ("+changes" if changed else "")
+
+
 def snapshot(args):
+    if args.chunks:
+        snapshot_chunks(args)
+        return
     data = os.path.join(args.dir, "data")
     os.makedirs(data, exist_ok=True)
     with Paused(True):
@@ -107,20 +157,30 @@ def snapshot(args):
 
 
 def train(args):
-    data = os.path.join(args.dir, "data")
     command = [args.trainer, "train"]
-    for name in sorted(os.listdir(data)):
-        command += ["--data", os.path.join(data, name)]
+    if args.chunks:
+        # Relative paths, so that the recorded command runs from any clone.
+        for path, _, _ in manifest_chunks(args.chunks):
+            command += ["--data", os.path.relpath(path, CHECKOUT)]
+    else:
+        data = os.path.join(args.dir, "data")
+        for name in sorted(os.listdir(data)):
+            command += ["--data", os.path.join(data, name)]
     command += ["--out", os.path.join(args.dir, "net.nnue")]
-    command += ["--threads", "2", "--seed", "1", "--val-fraction", "0.03", "--batch", "4096"]
+    command += ["--threads", "2", "--seed", str(args.seed), "--val-fraction", "0.03", "--batch", "4096"]
     command += ["--mirror", *shlex.split(args.train_args)]
+    with open(os.path.join(args.dir, "lineage.txt"), "a") as file:
+        file.write(f"trainer: zwischen at {args.trainer_commit}\n")
+        file.write("train: " + " ".join(shlex.quote(part) for part in ["zwischen", *command[1:]]) + "\n")
     with Paused(args.pause):
-        run(command, log=os.path.join(args.dir, "train.log"))
+        run(command, log=os.path.join(args.dir, "train.log"), cwd=CHECKOUT)
 
 
 def scale(args):
     if not args.size_games:
-        sys.exit("scale needs --size-games")
+        if not args.chunks:
+            sys.exit("scale needs --size-games (or --chunks, whose last chunk it then uses)")
+        args.size_games = manifest_chunks(args.chunks)[-1][0]
     net = os.path.join(args.dir, "net.nnue")
     trained = os.path.join(args.dir, "net-trained.nnue")
     if not os.path.exists(trained):
@@ -136,6 +196,9 @@ def scale(args):
     run([sys.executable, os.path.join(HERE, "net_scale.py"), trained, net, str(new)])
     with open(os.path.join(args.dir, "scale.txt"), "w") as file:
         file.write(f"median size ratio {ratio:.3f} against {args.reference_net}: scale {old} -> {new}\n")
+    with open(os.path.join(args.dir, "lineage.txt"), "a") as file:
+        file.write(f"scale: median size ratio {ratio:.3f} over {os.path.basename(args.size_games)} "
+                   f"against {os.path.basename(args.reference_net)}: output scale {old} -> {new}\n")
 
 
 def build_with(args, net, name):
@@ -145,6 +208,8 @@ def build_with(args, net, name):
         run(["git", "worktree", "add", "--detach", worktree, "main"], cwd=CHECKOUT)
     # --force: the worktree still embeds the net of its last build.
     run(["git", "checkout", "--force", "--detach", "main"], cwd=worktree)
+    args.build_commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=worktree, check=True,
+                                       capture_output=True, text=True).stdout.strip()
     shutil.copyfile(net, os.path.join(worktree, "src/eval/zwischen.nnue"))
     run(["nice", "-n", "5", "cargo", "build", "--release"], cwd=worktree)
     binary = os.path.join(args.dir, name)
@@ -158,6 +223,9 @@ def build(args):
     bench = subprocess.run([binary, "bench"], check=True, capture_output=True, text=True).stdout
     with open(os.path.join(args.dir, "bench.txt"), "w") as file:
         file.write(bench)
+    with open(os.path.join(args.dir, "lineage.txt"), "a") as file:
+        file.write(f"build: main at {args.build_commit} with DIR/net.nnue as src/eval/zwischen.nnue, "
+                   f"{bench.strip().splitlines()[-1]}\n")
     print(bench.strip().splitlines()[-1])
 
 
@@ -194,8 +262,12 @@ def gate(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--dir", required=True, help="where this net's files go")
-    parser.add_argument("--data", action="append", default=[], help="a data file (repeat)")
-    parser.add_argument("--base", required=True, help="the build with the net to beat")
+    parser.add_argument("--chunks", type=int, metavar="N",
+                        help="train on the first N chunks of data/manifest.tsv")
+    parser.add_argument("--data", action="append", default=[],
+                        help="instead of --chunks: a data file outside data/ (repeat)")
+    parser.add_argument("--seed", type=int, default=1, help="the trainer's seed")
+    parser.add_argument("--base", help="the build with the net to beat (match and gate steps)")
     parser.add_argument("--train-args", default="--hidden 256 --output-buckets 8 --epochs 24 --lr 0.002 --wdl 0")
     parser.add_argument("--pause", action="store_true", help="pause the generators while training")
     parser.add_argument("--steps", default="snapshot,train,build,match", help=f"of {','.join(STEPS)}")
@@ -215,10 +287,12 @@ def main():
     parser.add_argument("--gate-offset", type=int, default=0)
     args = parser.parse_args()
     steps = args.steps.split(",")
-    if ("match" in steps or "gate" in steps) and not (args.match_runner and args.openings):
-        sys.exit("the match and gate steps need --match-runner PATH and --openings FILE")
+    if ("match" in steps or "gate" in steps) and not (args.match_runner and args.openings and args.base):
+        sys.exit("the match and gate steps need --base BINARY, --match-runner PATH and --openings FILE")
+    if args.chunks and args.data:
+        sys.exit("give --chunks or --data, not both")
     args.dir = os.path.abspath(args.dir)
-    args.base = os.path.abspath(args.base)
+    args.base = args.base and os.path.abspath(args.base)
     os.makedirs(args.dir, exist_ok=True)
 
     # The trainer: this checkout's build, copied so that later builds do not change it.
@@ -227,6 +301,10 @@ def main():
         run(["nice", "-n", "5", "cargo", "build", "--release"], cwd=CHECKOUT)
         shutil.copyfile(os.path.join(CHECKOUT, "target/release/zwischen"), args.trainer)
         os.chmod(args.trainer, 0o755)
+        with open(os.path.join(args.dir, "trainer-commit.txt"), "w") as file:
+            file.write(git_state() + "\n")
+    with open(os.path.join(args.dir, "trainer-commit.txt")) as file:
+        args.trainer_commit = file.read().strip()
 
     actions = {
         "snapshot": snapshot, "train": train, "scale": scale, "build": build, "match": match, "gate": gate,
@@ -238,8 +316,8 @@ def main():
         if os.path.exists(marker):
             print(f"{step}: done before")
             continue
-        if step == "snapshot" and not args.data:
-            sys.exit("snapshot needs --data")
+        if step == "snapshot" and not (args.data or args.chunks):
+            sys.exit("snapshot needs --chunks or --data")
         actions[step](args)
         open(marker, "w").close()
 
