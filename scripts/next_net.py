@@ -11,8 +11,8 @@ last one stopped):
 - train: `zwischen train` on those chunks, in the manifest's order, or on the copies
   (DIR/net.nnue, log DIR/train.log), the generators paused when --pause is given (so two
   training threads get both cores). The trainer's result depends only on the data, its
-  order, the arguments and the seed, not on the number of threads; DIR/lineage.txt records
-  the trainer's commit and the exact command;
+  order, the arguments (--threads among them) and the seed; DIR/lineage.txt records the
+  trainer's commit and the exact command;
 - scale: brings DIR/net.nnue's evaluations to the size of the net main embeds (--reference-net)
   over the positions of --size-games: a net trained on self-play scores evaluates larger than
   the net that played (about 13 % from gen4 on), and the search's margins are tuned to the
