@@ -56,6 +56,7 @@ import shutil
 import subprocess
 import sys
 
+import data_docs
 import eval_size
 from net_scale import HIDDEN_AT, SCALE_AT, header_field
 
@@ -97,15 +98,10 @@ class Paused:
 
 def manifest_chunks(count):
     """The first `count` chunks of data/manifest.tsv: (path, positions, the manifest line)."""
-    with open(os.path.join(CHECKOUT, "data", "manifest.tsv")) as file:
-        lines = [line.rstrip("\n") for line in file if line.strip() and not line.startswith("#")]
-    if not 0 < count <= len(lines):
-        sys.exit(f"--chunks {count}: data/manifest.tsv lists {len(lines)} chunks")
-    chunks = []
-    for line in lines[:count]:
-        fields = line.split("\t")
-        chunks.append((os.path.join(CHECKOUT, "data", fields[0]), int(fields[1]), line))
-    return chunks
+    rows = data_docs.manifest()
+    if not 0 < count <= len(rows):
+        sys.exit(f"--chunks {count}: data/manifest.tsv lists {len(rows)} chunks")
+    return [(os.path.join(CHECKOUT, "data", row[0]), int(row[1]), "\t".join(row)) for row in rows[:count]]
 
 
 def sha256(path):
@@ -128,10 +124,14 @@ def snapshot_chunks(args):
     print(f"{len(chunks)} chunks, {positions} positions, checked against data/manifest.tsv")
 
 
+def head_commit(checkout):
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=checkout, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
 def git_state():
     """The checkout's commit, with `+changes` if its tracked files differ from it."""
-    commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=CHECKOUT, check=True,
-                            capture_output=True, text=True).stdout.strip()
+    commit = head_commit(CHECKOUT)
     changed = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=CHECKOUT,
                              check=True, capture_output=True, text=True).stdout.strip()
     return commit + ("+changes" if changed else "")
@@ -208,8 +208,7 @@ def build_with(args, net, name):
         run(["git", "worktree", "add", "--detach", worktree, "main"], cwd=CHECKOUT)
     # --force: the worktree still embeds the net of its last build.
     run(["git", "checkout", "--force", "--detach", "main"], cwd=worktree)
-    args.build_commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=worktree, check=True,
-                                       capture_output=True, text=True).stdout.strip()
+    args.build_commit = head_commit(worktree)
     shutil.copyfile(net, os.path.join(worktree, "src/eval/zwischen.nnue"))
     run(["nice", "-n", "5", "cargo", "build", "--release"], cwd=worktree)
     binary = os.path.join(args.dir, name)
