@@ -17,7 +17,7 @@ import sys
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE_HEAD = "| File | Positions | Games | Build | Nodes | Seed | Bytes |\n|---|---|---|---|---|---|---|\n"
 README_COUNT = re.compile(
-    r"Today that is [\d,]+ training\npositions \([\d,]+ games of gen7 self-play\) in [\d.]+ MB")
+    r"Today that is [\d,]+ training\npositions \([\d,]+ games of [^)]*self-play\) in [\d.]+ MB")
 OVERALL = re.compile(r"\d+\.\d\d bytes a training position overall")
 
 
@@ -50,7 +50,7 @@ def data_md(text, rows):
 def readme(text, totals):
     positions, games, size = totals
     new = (f"Today that is {grouped(positions)} training\npositions ({grouped(games)} games of "
-           f"gen7 self-play) in {size / 1e6:.1f} MB")
+           f"Zwischen self-play) in {size / 1e6:.1f} MB")
     if not README_COUNT.search(text):
         sys.exit("README.md: the data paragraph's count was not found")
     return README_COUNT.sub(new, text, count=1)
