@@ -31,10 +31,11 @@ const NOISY_MAX_ELO: u32 = 2100;
 /// 1300 Elo per unit of level below 1750, 1150 above). With gen7, 1500 at 0.095 scored
 /// +88 ± 68 (2000 at 0.59: -30 ± 68, within its error), so 1500 came down the same way, by
 /// 88 / 1300. With gen8, 2000 at 0.59 scored +155 ± 77 (1500: +7 ± 69) and at 0.455 -81 ±
-/// 68, so 2000 went where the line through those two results crosses zero (0.50), 2100
-/// down by as much (0.71 -> 0.62) and 1750 to the middle of its checked neighbours (0.26).
+/// 68, so 2000 went where the line through those two results crosses zero (0.50); 2100 at
+/// 0.62 scored +93 ± 63 and at 0.57 -100 ± 64, so it went to 0.595 the same way; 1750 went
+/// to the middle of its checked neighbours (0.26).
 const ANCHORS: [(u32, f64); 5] =
-    [(MIN_ELO, 0.0), (1500, 0.027), (1750, 0.26), (2000, 0.50), (NOISY_MAX_ELO, 0.62)];
+    [(MIN_ELO, 0.0), (1500, 0.027), (1750, 0.26), (2000, 0.50), (NOISY_MAX_ELO, 0.595)];
 
 /// (label, nodes a move) above `NOISY_MAX_ELO`, where one line is searched with no noise:
 /// geometric between anchors. Set with gen7 from matches against Stockfish at 2+0.02 s: one
@@ -45,7 +46,7 @@ const ANCHORS: [(u32, f64); 5] =
 /// With gen8, 2400 at 26,000 nodes scored -4 ± 56 but 2700 at 70,000 +155 ± 62, so 2700
 /// came down to 45,000 nodes: between 26,000 (2400) and 70,000 (about 2855 with gen8) at
 /// Stockfish's uneven scale, a little below the log-linear estimate of 50,000 (where gen7
-/// scored -53).
+/// scored -53). Then 2700 scored +56 ± 61, and 2250 (13,500 nodes) -14 ± 62.
 const BUDGET_ANCHORS: [(u32, f64); 4] =
     [(NOISY_MAX_ELO, 7000.0), (2400, 26_000.0), (2700, 45_000.0), (MAX_ELO, 1_000_000.0)];
 
