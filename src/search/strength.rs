@@ -21,32 +21,18 @@ pub const MAX_ELO: u32 = 2850;
 /// The strongest label that chooses among several lines with noise.
 const NOISY_MAX_ELO: u32 = 2100;
 
-/// (label, strength level in 0..=1): anchors of the label scale. Set with gen2 from
-/// (level: result against Stockfish's `UCI_Elo`) 0.1: +89 against 1350, 0.4: +215 against
-/// 1620, 0.85: +56 against 2120, and 0.6: 10 % against 2200, 0.3: 10 % against 1900 (10 games
-/// each), the anchors placing each label where those results put a 50 % score. With gen3 and
-/// the newer search the same levels played stronger (1500 at level 0.15: +72 ± 68, 2000 at
-/// 0.68: +104 ± 68 against the same numbers, 100 games each, `scripts/calibrate_elo.py`), so
-/// every level came down by that much Elo at the slope of the measurements above (about
-/// 1300 Elo per unit of level below 1750, 1150 above). With gen7, 1500 at 0.095 scored
-/// +88 ± 68 (2000 at 0.59: -30 ± 68, within its error), so 1500 came down the same way, by
-/// 88 / 1300. With gen8, 2000 at 0.59 scored +155 ± 77 (1500: +7 ± 69) and at 0.455 -81 ±
-/// 68, so 2000 went where the line through those two results crosses zero (0.50); 2100 at
-/// 0.62 scored +93 ± 63 and at 0.57 -100 ± 64, so it went to 0.595 the same way; 1750 went
-/// to the middle of its checked neighbours (0.26).
+/// (label, strength level in 0..=1): anchors of the label scale, each placed where matches
+/// against Stockfish at that number put a 50 % score; every net moves them (a stronger net
+/// makes a node budget buy more). Last set with gen8: 1500, 1750, 2000 and 2100 each scored
+/// within their 95 % error of even. docs/uci-elo-calibration.md has every calibration.
 const ANCHORS: [(u32, f64); 5] =
     [(MIN_ELO, 0.0), (1500, 0.027), (1750, 0.26), (2000, 0.50), (NOISY_MAX_ELO, 0.595)];
 
 /// (label, nodes a move) above `NOISY_MAX_ELO`, where one line is searched with no noise:
-/// geometric between anchors. Set with gen7 from matches against Stockfish at 2+0.02 s: one
-/// line at 9,000 nodes scored -230 against 2400, at 15,000 -115 and at 50,000 -53 against
-/// 2700; then 2400 at 26,000 nodes scored +4 and 2700 at 70,000 +35 (100 games each). The top
-/// label's budget is more than a fast game allows, so there it plays at full strength (+74
-/// against 2850); at longer time controls it stays capped. The first anchor is extrapolated.
-/// With gen8, 2400 at 26,000 nodes scored -4 ± 56 but 2700 at 70,000 +155 ± 62, so 2700
-/// came down to 45,000 nodes: between 26,000 (2400) and 70,000 (about 2855 with gen8) at
-/// Stockfish's uneven scale, a little below the log-linear estimate of 50,000 (where gen7
-/// scored -53). Then 2700 scored +56 ± 61, and 2250 (13,500 nodes) -14 ± 62.
+/// geometric between anchors. Last set with gen8 (2250, 2400 and 2700 within their error of
+/// even against Stockfish at the same number; docs/uci-elo-calibration.md). The top label's
+/// budget is more than a fast game allows, so there it plays at full strength; at longer time
+/// controls it stays capped. The first anchor is extrapolated.
 const BUDGET_ANCHORS: [(u32, f64); 4] =
     [(NOISY_MAX_ELO, 7000.0), (2400, 26_000.0), (2700, 45_000.0), (MAX_ELO, 1_000_000.0)];
 
