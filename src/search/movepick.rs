@@ -166,12 +166,14 @@ impl ScoredList {
         if self.next >= len {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..len {
-            if self.score(i) > self.score(best) {
-                best = i;
-            }
-        }
+        // The first of the highest scores, in two passes (the maximum, which the compiler
+        // vectorises, then where it first occurs) rather than one compare-and-select chain.
+        // SAFETY: `fill` wrote a score for every move index below `len`.
+        let scores: &[i32] =
+            unsafe { std::slice::from_raw_parts(self.scores.as_ptr().cast(), len) };
+        let remaining = &scores[self.next..];
+        let highest = remaining.iter().copied().max().unwrap_or(i32::MIN);
+        let best = self.next + remaining.iter().position(|&s| s == highest).unwrap_or(0);
         self.moves.as_mut_slice().swap(self.next, best);
         self.scores.swap(self.next, best);
         let picked = (self.moves.as_slice()[self.next], self.score(self.next));
@@ -466,6 +468,29 @@ mod tests {
         let mv = pos.parse_uci_move(uci, false).unwrap();
         let piece = pos.piece_on(mv.from()).unwrap();
         Threats::of(&pos).bonus(piece.piece_type(), mv.from(), mv.to())
+    }
+
+    #[test]
+    fn pick_hands_out_the_highest_score_first_and_equal_scores_as_a_selection_sort_does() {
+        let pos = Position::startpos();
+        // Scores with ties, and more moves than one pass of eight.
+        let mut list = ScoredList::new();
+        list.fill::<{ crate::chess::ALL }>(&pos, |mv| (mv.raw() % 5) as i32);
+        let mut expected: Vec<(Move, i32)> =
+            list.moves.as_slice().iter().map(|&mv| (mv, (mv.raw() % 5) as i32)).collect();
+        // The old loop: scan for the first strictly higher score, swap it to the front.
+        for next in 0..expected.len() {
+            let mut best = next;
+            for i in next + 1..expected.len() {
+                if expected[i].1 > expected[best].1 {
+                    best = i;
+                }
+            }
+            expected.swap(next, best);
+        }
+        let picked: Vec<(Move, i32)> = std::iter::from_fn(|| list.pick()).collect();
+        assert_eq!(picked.len(), 20);
+        assert_eq!(picked, expected);
     }
 
     #[test]
