@@ -473,7 +473,7 @@ mod tests {
     #[test]
     fn pick_hands_out_the_highest_score_first_and_equal_scores_as_a_selection_sort_does() {
         let pos = Position::startpos();
-        // Scores with ties, and more moves than one pass of eight.
+        // Scores with ties: equal scores must come out in the old loop's order.
         let mut list = ScoredList::new();
         list.fill::<{ crate::chess::ALL }>(&pos, |mv| (mv.raw() % 5) as i32);
         let mut expected: Vec<(Move, i32)> =
