@@ -139,11 +139,17 @@ impl ScoredList {
         }
     }
 
+    /// The scores of the listed moves.
+    #[inline(always)]
+    fn scores(&self) -> &[i32] {
+        // SAFETY: `fill` wrote a score for every move index, and `MaybeUninit<i32>` has the
+        // layout of `i32`.
+        unsafe { std::slice::from_raw_parts(self.scores.as_ptr().cast(), self.moves.len()) }
+    }
+
     #[inline(always)]
     fn score(&self, i: usize) -> i32 {
-        debug_assert!(i < self.moves.len());
-        // SAFETY: `fill` wrote a score for every move index.
-        unsafe { self.scores[i].assume_init() }
+        self.scores()[i]
     }
 
     /// The next remaining move that satisfies `wanted`, in the list's order (no sorting: for
@@ -168,10 +174,7 @@ impl ScoredList {
         }
         // The first of the highest scores, in two passes (the maximum, which the compiler
         // vectorises, then where it first occurs) rather than one compare-and-select chain.
-        // SAFETY: `fill` wrote a score for every move index below `len`.
-        let scores: &[i32] =
-            unsafe { std::slice::from_raw_parts(self.scores.as_ptr().cast(), len) };
-        let remaining = &scores[self.next..];
+        let remaining = &self.scores()[self.next..];
         let highest = remaining.iter().copied().max().unwrap_or(i32::MIN);
         let best = self.next + remaining.iter().position(|&s| s == highest).unwrap_or(0);
         self.moves.as_mut_slice().swap(self.next, best);
