@@ -16,8 +16,9 @@ import sys
 
 CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE_HEAD = "| File | Positions | Games | Build | Nodes | Seed | Bytes |\n|---|---|---|---|---|---|---|\n"
-README_COUNT = re.compile(
-    r"Today that is [\d,]+ training\npositions \([\d,]+ games of [^)]*self-play\) in [\d.]+ MB")
+# "N training positions (G games) in S MB", wherever the README's lines break it.
+README_COUNT = re.compile(r"[\d,]+(\s+)training(\s+)positions(\s+)\([\d,]+(\s+)games\)(\s+)in(\s+)"
+                          r"[\d.]+(\s+)MB")
 OVERALL = re.compile(r"\d+\.\d\d bytes a training position overall")
 
 
@@ -49,10 +50,14 @@ def data_md(text, rows):
 
 def readme(text, totals):
     positions, games, size = totals
-    new = (f"Today that is {grouped(positions)} training\npositions ({grouped(games)} games of "
-           f"Zwischen self-play) in {size / 1e6:.1f} MB")
     if not README_COUNT.search(text):
         sys.exit("README.md: the data paragraph's count was not found")
+
+    def new(match):
+        gaps = match.groups()
+        return (f"{grouped(positions)}{gaps[0]}training{gaps[1]}positions{gaps[2]}"
+                f"({grouped(games)}{gaps[3]}games){gaps[4]}in{gaps[5]}{size / 1e6:.1f}{gaps[6]}MB")
+
     return README_COUNT.sub(new, text, count=1)
 
 
