@@ -11,17 +11,20 @@ label, so the label's level must come down).
 
     python3 scripts/calibrate_elo.py --fastchess /path/to/fastchess \\
         --engine target/release/zwischen --stockfish /usr/games/stockfish \\
-        --openings openings.epd --labels 1500,2000 --games 100
+        --openings openings/balanced-6to8ply.epd --labels 1500,2000 --games 100
 
 Run it after every new net: the node budgets of the levels buy more with a stronger net.
 """
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import tempfile
+
+import fastchess_report
+
+CHECKOUT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def run_match(args, label):
@@ -47,22 +50,21 @@ def run_match(args, label):
         output = subprocess.run(
             command, capture_output=True, text=True, check=False, cwd=scratch
         ).stdout
-    games = re.findall(r"Games: (\d+), Wins: (\d+), Losses: (\d+), Draws: (\d+)", output)
-    # "Elo: E +/- e, nElo: N +/- n": the logistic Elo, not the normalised nElo after it.
-    elos = re.findall(r"(?<!n)Elo: (-?[\d.]+|inf|-inf) \+/- ([\d.]+|nan|inf)", output)
-    if not games or not elos:
+    result = fastchess_report.parse(output)
+    if result is None:
         sys.exit(f"fastchess gave no result for {label}; its output ends:\n{output[-2000:]}")
-    _, wins, losses, draws = (int(x) for x in games[-1])
-    elo, error = (float(x) for x in elos[-1])
+    wins, draws, losses = result["w"], result["d"], result["l"]
+    elo, error = result["elo"], result["error"]
     return wins, draws, losses, elo, error
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--fastchess", required=True)
+    parser.add_argument("--fastchess", default="fastchess", help="the fastchess binary (default: on PATH)")
     parser.add_argument("--engine", required=True, help="the Zwischen binary")
     parser.add_argument("--stockfish", default="/usr/games/stockfish")
-    parser.add_argument("--openings", required=True, help="EPD file of start positions")
+    parser.add_argument("--openings", default=os.path.join(CHECKOUT, "openings/balanced-6to8ply.epd"),
+                        help="EPD file of start positions (default: the repository's balanced openings)")
     parser.add_argument("--labels", default="1500,2000", help="comma-separated UCI_Elo values")
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--tc", default="2+0.02")

@@ -1,19 +1,33 @@
 #!/usr/bin/env python3
-"""Adds up several runs of the same match (logs of a python-chess match runner, the team's
-match.py, which is not in this repository; e.g. one log per interrupted run) and prints
-the combined result: W-D-L, the pentanomial pair counts, Elo with its 95 % interval (from the
-pairs) and, with --sprt, the log-likelihood ratio of the combined games.
+"""Adds up several runs of the same match, e.g. one log per interrupted run.
 
-    python3 scripts/combine_matches.py --sprt -5 0 run1.log run2.log
+It prints the combined result: W-D-L, the pentanomial pair counts, Elo with its 95 %
+interval (from the pairs) and, with --sprt, the log-likelihood ratio of the combined games
+(logistic Elo bounds, the normal approximation of the pentanomial model).
 
-Each log must end with the runner's `RESULT {...}` line (an interrupted run writes one too).
+    python3 scripts/combine_matches.py --sprt 0 10 gate-0.log gate-120.log
+
+It reads two kinds of log:
+
+- fastchess's output (https://github.com/Disservin/fastchess, as scripts/next_net.py writes
+  it: the command on a first line starting with `+ `, then fastchess's report; see
+  scripts/fastchess_report.py): the last `Results of A vs B` report's W-D-L and `Ptnml(0-2)`
+  pairs. fastchess counts a game only once both games of its opening are done, so a report
+  holds whole pairs only.
+- the logs of the python-chess match runner that played Zwischen's older matches (not
+  published): a line `RESULT {"w": W, "d": D, "l": L, "penta": [5 counts], "games": N,
+  "engines": [A, B]}` at the end (an interrupted run writes one too) and one line a game,
+  `[i/n] WHITE vs BLACK (op K): RESULT ...`.
+
 The runs must pit the same two engines in the same order and use disjoint openings
-(`--opening-offset`), or the games are not independent.
+(fastchess's `-openings ... start=N+1` with the same `-srand`, next_net.py's --gate-offset N;
+the old runner's `--opening-offset N`), or the games are not independent.
 
 An interrupted run may stop between the two games of an opening. `--complete-pairs` counts
 from the per-game lines instead: only openings whose both games a log has, so a resumed run
-may start again at the first unfinished opening (`--opening-offset` one lower); an opening
-complete in two logs is an error.
+may start again at the first unfinished opening; an opening complete in two logs is an
+error. For fastchess, games 2k-1 and 2k are the run's opening k, counted from the `start=`
+of the command line at the log's top (1 when absent).
 """
 
 import argparse
@@ -22,13 +36,23 @@ import math
 import re
 import sys
 
+import fastchess_report
+
 
 def result_of(path):
     with open(path, encoding="utf-8") as log:
-        lines = [line for line in log if line.startswith("RESULT ")]
-    if not lines:
-        sys.exit(f"{path}: no RESULT line")
-    return json.loads(lines[-1][len("RESULT "):])
+        text = log.read()
+    lines = [line for line in text.splitlines() if line.startswith("RESULT ")]
+    if lines:
+        return json.loads(lines[-1][len("RESULT "):])
+    report = fastchess_report.parse(text)
+    if report is None or report["penta"] is None:
+        sys.exit(f"{path}: neither a RESULT line nor a fastchess report with Ptnml(0-2) pairs")
+    return {"w": report["w"], "d": report["d"], "l": report["l"], "penta": report["penta"],
+            "games": report["games"], "engines": list(report["engines"])}
+
+
+START = re.compile(r"^\+ .*-openings .*?\bstart=(\d+)")
 
 
 GAME = re.compile(r"^\[\d+/\d+\] (\S+) vs (\S+) \(op (\d+)\): (1-0|0-1|1/2-1/2) ")
@@ -39,13 +63,20 @@ def complete_pairs(path, first):
     the engine named first in the log when None)."""
     games = {}
     with open(path, encoding="utf-8") as log:
-        for line in log:
-            match = GAME.match(line)
-            if match:
-                white, _black, op, result = match.groups()
-                first = first or white
-                points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
-                games.setdefault(int(op), []).append(points if white == first else 1.0 - points)
+        lines = log.read().splitlines()
+    played = [(white, op, result) for white, _black, op, result in
+              (GAME.match(line).groups() for line in lines if GAME.match(line))]
+    if not played:
+        # fastchess: games 2k-1 and 2k share the run's k-th opening; game 1's white is the
+        # engine named first (the lines come in the order the games end).
+        start = next((int(m.group(1)) for m in map(START.match, lines) if m), 1)
+        played = [(white, str(start + (number - 1) // 2), result)
+                  for number, white, _black, result in sorted(fastchess_report.games(lines))
+                  if result != "*"]
+    for white, op, result in played:
+        first = first or white
+        points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+        games.setdefault(int(op), []).append(points if white == first else 1.0 - points)
     pairs = {op: points for op, points in games.items() if len(points) == 2}
     dropped = sorted(op for op in games if op not in pairs)
     if dropped:

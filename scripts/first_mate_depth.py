@@ -5,8 +5,10 @@
         "8/5Pp1/1p1r3p/8/8/8/4p2k/K7 b - - 0 1" \\
         "1n2kb2/5p2/1p3K2/8/1p4Pr/r7/5P1P/5N2 b - - 0 1"
 
-The two FENs are issue 25's quiet mates in 2. Each search starts from `ucinewgame`, so the
-result does not depend on the order of the FENs.
+The two FENs are the quiet mates in 2 of tests/mates.rs
+(`quiet_mates_in_two_are_reported_by_depth_8`): the mating move is quiet and comes late among
+the root's moves. Each search starts from `ucinewgame`, so the result does not depend on the
+order of the FENs.
 """
 
 import argparse

@@ -24,26 +24,32 @@ last one stopped):
 - match: the new build against --base at 10,000 nodes a move, 400 games (DIR/m10k.log): a
   sanity check only, since it has misjudged changes of the evaluation's size
   (docs/network-history.md, "The output scale");
-- gate: the landing test, SPRT [0, 10] at 8+0.08 on both cores with the generators paused
-  (DIR/gate-OFFSET.log). A run stopped before the verdict is resumed with
-  `--gate-offset GAMES_PLAYED`, and scripts/combine_matches.py combines the logs.
+- gate: the landing test, SPRT [0, 10] (logistic Elo, pentanomial) at 8+0.08 on both cores
+  with the generators paused, at most 1000 games (DIR/gate-OFFSET.log). A run stopped before
+  the verdict is resumed with `--gate-offset N`, N the openings before the first one the
+  stopped run did not finish (its games 2N+1 and 2N+2), and `scripts/combine_matches.py
+  --complete-pairs --sprt 0 10 DIR/gate-*.log` adds the runs up.
 
-The match and gate steps need a match runner (--match-runner PATH) and an openings file
-(--openings FILE, balanced openings as EPD, which you supply). The match runner is not part
-of this repository: a python-chess match script such as one you write yourself, or use
-fastchess/cutechess-cli (https://github.com/Disservin/fastchess,
-https://github.com/cutechess/cutechess) by hand with the same settings. This script runs it
-as `python3 RUNNER --engine new=BINARY --engine base=BINARY --option new:Hash=16 --option
-base:Hash=16 --openings FILE --pgn FILE` plus `--nodes N` or `--tc 8+0.08`, `--games N`,
-`--seed N`, `--concurrency N` and, for the gate, `--opening-offset N --sprt 0 10
---report-every 20 --draw-movenumber 40 --draw-moves 8 --draw-score 10 --resign-moves 4
---resign-score 1000`; scripts/combine_matches.py reads the logs of such a runner (a
-`RESULT {...}` line at the end).
+Both play through fastchess (https://github.com/Disservin/fastchess; --fastchess PATH, by
+default `fastchess` on PATH) from the balanced openings of openings/balanced-6to8ply.epd
+(--openings FILE for others), 1 thread and Hash 16 each, colours reversed per opening. The
+gate runs
+
+    fastchess -engine cmd=DIR/zwischen-new name=new -engine cmd=BASE name=base \\
+      -each tc=8+0.08 option.Hash=16 option.Threads=1 -rounds 500-OFFSET -games 2 -repeat \\
+      -concurrency 2 -openings file=openings/balanced-6to8ply.epd format=epd order=random \\
+      start=OFFSET+1 -srand 32 -sprt elo0=0 elo1=10 alpha=0.05 beta=0.05 model=logistic \\
+      -resign movecount=4 score=1000 -draw movenumber=40 movecount=8 score=10 \\
+      -pgnout file=DIR/gate-OFFSET.pgn -config outname=DIR/gate-OFFSET.json
+
+(the match: `-each nodes=10000`, `-rounds 200`, `-srand 7`, --concurrency, no SPRT and no
+adjudication). Each step writes fastchess's output to its log and prints the result: W-D-L,
+Elo with its 95 % error, the pentanomial pairs and the SPRT's verdict (also written to
+DIR/lineage.txt).
 
     python3 scripts/next_net.py --dir ../nets/gen8 --base ../gen/zwischen-BASE --chunks 44 \\
         --train-args="--hidden 256 --output-buckets 8 --epochs 24 --lr 0.002 --wdl 0.25" --pause \\
-        --steps snapshot,train,scale,build,gate \\
-        --match-runner ../tools/match.py --openings book.epd
+        --steps snapshot,train,scale,build,gate
 
 Run it from the checkout (it builds the trainer there first).
 """
@@ -58,6 +64,7 @@ import sys
 
 import data_docs
 import eval_size
+import fastchess_report
 from net_scale import HIDDEN_AT, SCALE_AT, header_field
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -228,34 +235,61 @@ def build(args):
     print(bench.strip().splitlines()[-1])
 
 
-def match_command(args, name):
+GATE_SPRT = (0, 10)  # logistic Elo; fastchess counts the pentanomial pairs
+GATE_GAMES = 1000
+
+
+def fastchess_command(args, name, limit, games, seed, concurrency, offset=0):
+    """fastchess: the new build against --base, `games` games from the openings after the
+    first `offset`, colours reversed per opening; the games go to DIR/name.pgn."""
     return [
-        sys.executable, args.match_runner,
-        "--engine", f"new={os.path.join(args.dir, 'zwischen-new')}",
-        "--engine", f"base={args.base}",
-        "--option", "new:Hash=16", "--option", "base:Hash=16",
-        "--openings", args.openings,
-        "--pgn", os.path.join(args.dir, name + ".pgn"),
+        args.fastchess,
+        "-engine", f"cmd={os.path.join(args.dir, 'zwischen-new')}", "name=new",
+        "-engine", f"cmd={args.base}", "name=base",
+        "-each", limit, "option.Hash=16", "option.Threads=1",
+        "-rounds", str(games // 2), "-games", "2", "-repeat",
+        "-concurrency", str(concurrency),
+        "-openings", f"file={args.openings}", "format=epd", "order=random", f"start={offset + 1}",
+        "-srand", str(seed),
+        "-pgnout", f"file={os.path.join(args.dir, name + '.pgn')}",
+        # fastchess keeps its state (for `-config file=...`) beside the log, not in the cwd.
+        "-config", f"outname={os.path.join(args.dir, name + '.json')}",
     ]
+
+
+def play(args, name, command):
+    """Runs a fastchess command into DIR/name.log; prints its result and adds it to the lineage."""
+    log = os.path.join(args.dir, name + ".log")
+    run(command, log=log, cwd=args.dir)
+    with open(log, encoding="utf-8") as file:
+        result = fastchess_report.parse(file.read())
+    if result is None:
+        sys.exit(f"{log}: fastchess reported no result")
+    line = fastchess_report.summary(result)
+    print(f"{name}: {line}")
+    with open(os.path.join(args.dir, "lineage.txt"), "a") as file:
+        file.write(f"{name}: {line}\n")
+    return result
 
 
 def match(args):
-    command = match_command(args, "m10k") + [
-        "--nodes", "10000", "--games", "400", "--seed", "7", "--concurrency", str(args.concurrency),
-    ]
-    run(command, log=os.path.join(args.dir, "m10k.log"))
+    command = fastchess_command(args, "m10k", "nodes=10000", 400, 7, args.concurrency)
+    play(args, "m10k", command)
 
 
 def gate(args):
     name = f"gate-{args.gate_offset}"
-    command = match_command(args, name) + [
-        "--tc", "8+0.08", "--games", "1000", "--concurrency", "2", "--seed", "32",
-        "--opening-offset", str(args.gate_offset), "--sprt", "0", "10", "--report-every", "20",
-        "--draw-movenumber", "40", "--draw-moves", "8", "--draw-score", "10",
-        "--resign-moves", "4", "--resign-score", "1000",
+    games = GATE_GAMES - 2 * args.gate_offset
+    if games < 2:
+        sys.exit(f"--gate-offset {args.gate_offset}: the gate plays {GATE_GAMES // 2} openings")
+    command = fastchess_command(args, name, "tc=8+0.08", games, 32, 2, args.gate_offset) + [
+        "-sprt", f"elo0={GATE_SPRT[0]}", f"elo1={GATE_SPRT[1]}", "alpha=0.05", "beta=0.05",
+        "model=logistic",
+        "-resign", "movecount=4", "score=1000",
+        "-draw", "movenumber=40", "movecount=8", "score=10",
     ]
     with Paused(True):
-        run(command, log=os.path.join(args.dir, name + ".log"))
+        play(args, name, command)
 
 
 def main():
@@ -275,23 +309,29 @@ def main():
                         help="the net whose evaluation size the scale step matches")
     parser.add_argument("--worktree", default=os.path.join(os.path.dirname(CHECKOUT), "wt-next"),
                         help="the worktree of main that the build step builds in (default: ../wt-next)")
-    parser.add_argument("--match-runner", metavar="PATH",
-                        help="required for the match and gate steps: a python-chess match script such "
-                             "as one you write yourself, run with match-runner arguments (--engine "
-                             "NAME=BINARY, --option, --openings, --tc or --nodes, --games, --sprt; "
-                             "this script's docstring lists them), or use fastchess/cutechess-cli by hand")
+    parser.add_argument("--fastchess", metavar="PATH", default="fastchess",
+                        help="the fastchess binary that plays the match and gate steps "
+                             "(https://github.com/Disservin/fastchess; default: fastchess on PATH)")
     parser.add_argument("--openings", metavar="FILE",
-                        help="required for the match and gate steps: balanced openings (EPD), e.g. book.epd")
+                        default=os.path.join(CHECKOUT, "openings/balanced-6to8ply.epd"),
+                        help="the openings of the match and gate steps, EPD "
+                             "(default: openings/balanced-6to8ply.epd)")
     parser.add_argument("--concurrency", type=int, default=1, help="of the 10,000-node match")
-    parser.add_argument("--gate-offset", type=int, default=0)
+    parser.add_argument("--gate-offset", type=int, default=0, metavar="N",
+                        help="resume a stopped gate: skip the first N openings (those whose both "
+                             "games the stopped run finished)")
     args = parser.parse_args()
     steps = args.steps.split(",")
-    if ("match" in steps or "gate" in steps) and not (args.match_runner and args.openings and args.base):
-        sys.exit("the match and gate steps need --base BINARY, --match-runner PATH and --openings FILE")
+    if ("match" in steps or "gate" in steps) and not args.base:
+        sys.exit("the match and gate steps need --base BINARY")
     if args.chunks and args.data:
         sys.exit("give --chunks or --data, not both")
     args.dir = os.path.abspath(args.dir)
     args.base = args.base and os.path.abspath(args.base)
+    # fastchess runs in DIR, so the paths it gets must not be relative.
+    args.openings = os.path.abspath(args.openings)
+    if os.path.sep in args.fastchess:
+        args.fastchess = os.path.abspath(args.fastchess)
     os.makedirs(args.dir, exist_ok=True)
 
     # The trainer: this checkout's build, copied so that later builds do not change it.

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Turns match PGNs (with `{ +0.35/18 0.493s }` after each move, as the team's python-chess
-match runner writes them; not in this repository) into
-`FEN;result;score` lines for `zwischen convert` and `zwischen fit-wdl`.
+"""Turns match PGNs into `FEN;result;score` lines for `zwischen convert` and `zwischen fit-wdl`.
+
+The PGNs need the score after each move as `{+0.35/18 0.493s}` (score/depth time), as
+fastchess and cutechess-cli write them (and the python-chess match runner of Zwischen's
+older matches did).
 
 Each line is the position after a move, the game's result from White's view (1.0, 0.5,
 0.0) and the mover's search score turned to White's view in centipawns. Mate scores and

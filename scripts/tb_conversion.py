@@ -13,8 +13,9 @@ in mate. The game is adjudicated by the rules only (see `adjudicate`).
 
 Without --engine-option SyzygyPath the same starts measure conversion without tables; with
 --engine /usr/games/stockfish, Stockfish's own rate. The starts depend only on --seed,
---starts and the tables, so runs with different engines play the same positions. The two
-KQvKR starts of issue 25 are always included.
+--starts and the tables, so runs with different engines play the same positions. Two KQvKR
+starts that were once reported as drawn by repetition (see docs/syzygy.md) are always
+included.
 """
 
 import argparse
@@ -26,7 +27,7 @@ import chess.engine
 import chess.syzygy
 
 MATERIALS = ["KQvKR", "KRvK", "KBNvK", "KPvK", "KQvKQ"]
-ISSUE_STARTS = ["4Q1K1/8/8/8/8/8/3k4/6r1 w - - 0 1", "8/K7/8/1Q3rk1/8/8/8/8 w - - 0 1"]
+REPORTED_STARTS = ["4Q1K1/8/8/8/8/8/3k4/6r1 w - - 0 1", "8/K7/8/1Q3rk1/8/8/8/8 w - - 0 1"]
 PIECES = {"K": chess.KING, "Q": chess.QUEEN, "R": chess.ROOK, "B": chess.BISHOP,
           "N": chess.KNIGHT, "P": chess.PAWN}
 
@@ -114,7 +115,7 @@ def main():
 
     rng = random.Random(args.seed)
     with chess.syzygy.open_tablebase(args.tables) as tables:
-        starts = [(fen, tables.probe_dtz(chess.Board(fen)), "KQvKR") for fen in ISSUE_STARTS]
+        starts = [(fen, tables.probe_dtz(chess.Board(fen)), "KQvKR") for fen in REPORTED_STARTS]
         for material in MATERIALS:
             starts += [(fen, dtz, material)
                        for fen, dtz in hard_starts(tables, material, args.starts, args.samples, rng)]

@@ -135,7 +135,7 @@ fn mate_distances_are_exact_by_depth_2n_plus_4() {
     check_suite(85);
 }
 
-/// Issue 25's quiet mates in two: the mating move is quiet and comes late among the root's
+/// The quiet mates in two: the mating move is quiet and comes late among the root's
 /// moves, and the second move is a quiet check. Before the decided-window rules (no reverse
 /// futility pruning, quiet checks at the first quiescence ply) the first was reported at
 /// depth 12 and the second not by depth 14; now both must be `mate 2` by depth 8.

@@ -160,7 +160,7 @@ fn every_table_win_is_converted_before_the_fifty_move_rule() {
     let tables = tables();
     let materials = [("KQ", "KR"), ("KR", "K"), ("KBN", "K"), ("KP", "K"), ("KQ", "KQ")];
     let mut starts: Vec<Position> = [
-        // The two KQvKR starts of issue 25 (drawn by repetition at 25b66dc).
+        // Two KQvKR starts that 25b66dc drew by repetition.
         "4Q1K1/8/8/8/8/8/3k4/6r1 w - - 0 1",
         "8/K7/8/1Q3rk1/8/8/8/8 w - - 0 1",
     ]
