@@ -14,6 +14,7 @@ set -eu
 out=${1:-target/windows-check}
 target=x86_64-pc-windows-gnu
 mkdir -p "$out"
+out=$(cd "$out" && pwd)    # absolute: Wine's prefix is built from it
 CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc \
     cargo build --release --target "$target"
 cp "target/$target/release/zwischen.exe" "$out/"
@@ -21,7 +22,7 @@ x86_64-w64-mingw32-gcc -shared -O2 -o "$out/bcryptprimitives.dll" \
     scripts/windows/bcryptprimitives_shim.c -ladvapi32
 cargo build --release
 expected=$(target/release/zwischen bench 2>/dev/null | tail -1 | cut -d' ' -f1)
-export WINEDEBUG=-all WINEPREFIX="${WINEPREFIX:-$(pwd)/$out/wineprefix}"
+export WINEDEBUG=-all WINEPREFIX="${WINEPREFIX:-$out/wineprefix}"
 got=$(wine "$out/zwischen.exe" bench 2>/dev/null | tail -1 | cut -d' ' -f1)
 echo "bench under Wine: $got nodes (native build: $expected)"
 test "$got" = "$expected"
