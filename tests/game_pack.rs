@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use zwischen::tools::data;
-use zwischen::tools::records::games::{self, Game};
-use zwischen::tools::records::pack;
+use zwischen::tools::records::{Game, games, pack, read_positions};
 
 fn sample(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
@@ -208,7 +207,7 @@ fn data_add_and_verify_keep_chunks_honest() {
 fn the_trainer_reads_packs_like_any_data_file() {
     let path = sample("selfplay-sample.zwp");
     let mut scores = Vec::new();
-    let summary = games::read_positions(&path, |record| scores.push(record.score)).unwrap();
+    let summary = read_positions(&path, |record| scores.push(record.score)).unwrap();
     let (games, _) = pack_games();
     let expected: Vec<i16> =
         games.iter().flat_map(|g| g.training_records()).map(|r| r.score).collect();

@@ -5,11 +5,13 @@
 //! [--eval network|NET] [--syzygy-path DIR] [--format pack|games|records]` (default: the
 //! embedded network; with tables, a game that a capture brings into them ends with their
 //! result) appends to FILE whole games in a game pack ([`pack`], blocks of 100 games), or
-//! in the older formats: `games` ([`games`]) or `records` (a 32-byte [`PackedPosition`] for
+//! in the older formats: `games` ([`games`](crate::tools::records::games)) or `records` (a 32-byte
+//! [`PackedPosition`](crate::tools::records::PackedPosition) for
 //! each training position). A second run adds to the data already there (with a seed mixed
 //! with the size of what is there, so it plays other games). Creating `FILE.stop` stops a
 //! run cleanly after the games in progress; a run killed at any moment loses at most its
-//! unwritten block. Readers take every format ([`games::read_positions`]). `zwischen
+//! unwritten block. Readers take every format
+//! ([`read_positions`](crate::tools::records::read_positions)). `zwischen
 //! convert` turns any into `FEN;R;S` text lines, and text back into records (see
 //! [`records`]).
 
@@ -33,11 +35,14 @@ use crate::tablebase::Tablebases;
 /// How datagen stores what it plays.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// Whole games in blocks, range-coded: about 2 bytes a training position ([`pack`]).
+    /// Whole games in blocks, range-coded: about 2 bytes a training position
+    /// ([`pack`]).
     Pack,
-    /// Whole games, every position with its move and score ([`games`]).
+    /// Whole games, every position with its move and score
+    /// ([`games`](crate::tools::records::games)).
     Games,
-    /// One 32-byte record for each training position ([`packed`]).
+    /// One 32-byte record for each training position
+    /// ([`packed`](crate::tools::records::packed)).
     Records,
 }
 

@@ -1,21 +1,26 @@
 //! The training data formats, below both the data generator that writes them and the
-//! trainer that reads them: whole games ([`games`], 4 bytes a ply after a 32-byte start) and
-//! the older 32-byte position records ([`packed`]); [`read_positions`] reads either, and
-//! [`convert`] turns them into text and text into records.
+//! trainer that reads them. A self-play [`Game`] ([`game`]) is stored in a game pack
+//! ([`pack`], about 2 bytes a training position) or in the older game file ([`games`], 4
+//! bytes a ply after a 32-byte start); the oldest format is 32-byte position records
+//! ([`packed`]). [`read_positions`] ([`read`]) reads any of them, and [`convert`] turns them
+//! into text and text into records.
 
 pub mod checksum;
+pub mod game;
 pub mod games;
 pub mod pack;
 pub mod pack_order;
 pub mod packed;
 pub mod range_coder;
+pub mod read;
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-pub use games::{Game, read_positions};
+pub use game::Game;
 pub use packed::{PackedError, PackedPosition, RECORD_BYTES};
+pub use read::read_positions;
 
 /// Converts a data file (games or records) to `FEN;R;S` text lines, one a training position,
 /// or such text to a record file; returns the number of positions. Unreadable lines, records

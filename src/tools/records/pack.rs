@@ -25,15 +25,15 @@
 //!   previous ply's score, in the context of the size of the previous difference.
 //!
 //! Every scored position is kept; the training filter is applied when the file is read
-//! (as for [`super::games`]), so another filter needs no new data.
+//! ([`Game::training_records`], as for [`super::games`]), so another filter needs no new data.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::Path;
 
 use thiserror::Error;
 
 use super::checksum::crc32;
-use super::games::Game;
+use super::game::Game;
 use super::pack_order::{MoveOrder, PreviousMove};
 use super::packed::{PackedPosition, RECORD_BYTES};
 use super::range_coder::{Bit, BitTree, Decoder, Encoder, Magnitude};
@@ -327,6 +327,13 @@ pub struct PackSummary {
 /// Whether `bytes` start like a pack file.
 pub fn is_pack(bytes: &[u8]) -> bool {
     bytes.len() >= PACK_MAGIC.len() && bytes[..PACK_MAGIC.len()] == PACK_MAGIC
+}
+
+/// Whether the file at `path` is a game pack (reads its first bytes only).
+pub fn is_pack_file(path: &Path) -> std::io::Result<bool> {
+    let mut first = Vec::with_capacity(PACK_MAGIC.len());
+    std::fs::File::open(path)?.take(PACK_MAGIC.len() as u64).read_to_end(&mut first)?;
+    Ok(is_pack(&first))
 }
 
 /// Hands every game of the pack in `bytes` (named `name` in errors) to `each`, block by block.
