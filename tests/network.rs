@@ -224,9 +224,10 @@ fn quantised_network_is_close_to_the_float_one() {
     let network = FloatNet::new(HIDDEN, 1);
     let adam = AdamW::new(network.params().len(), 0.01);
     let mut trainer = Trainer::new(network, adam, 2);
-    let train: Vec<u32> = (0..data.len() as u32).collect();
     for epoch in 0..30 {
-        trainer.epoch(&data, &train, 128, 0.0, 0.005, epoch);
+        let mut order: Vec<u32> = (0..data.len() as u32).collect();
+        zwischen::tools::train::data::shuffle(&mut order, &mut StdRng::seed_from_u64(epoch));
+        trainer.pass(&data, &order, 128, 0.0, 0.005);
     }
     let float = &trainer.network;
     let engine = eval::Network::from_quantised(&float.quantise(), 0);

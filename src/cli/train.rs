@@ -57,7 +57,8 @@ pub struct Args {
     #[arg(long, default_value_t = train_defaults().val_fraction)]
     val_fraction: f64,
     /// A validation file (repeat for several) instead of --val-fraction of the data, which
-    /// is then all trained on: the same validation set for runs on different data.
+    /// is then all trained on but for these files: the same validation set for runs on
+    /// different data.
     #[arg(long)]
     val_data: Vec<std::path::PathBuf>,
     /// Also train on the left-right mirror of each position without castling rights.
@@ -66,6 +67,13 @@ pub struct Args {
     /// Where the per-epoch float checkpoints go (default: next to --out).
     #[arg(long)]
     checkpoint_dir: Option<std::path::PathBuf>,
+    /// Where the data is decoded to for the run, 32 bytes a position, removed at the end
+    /// (default: the system's temporary folder).
+    #[arg(long)]
+    cache_dir: Option<std::path::PathBuf>,
+    /// Positions read and shuffled together each epoch; memory is about 80 bytes times this.
+    #[arg(long, default_value_t = train_defaults().shuffle_buffer)]
+    shuffle_buffer: usize,
     /// Continue from a checkpoint (keep --epochs as in the original run).
     #[arg(long)]
     resume: Option<std::path::PathBuf>,
@@ -104,6 +112,8 @@ impl From<Args> for zwischen::tools::train::Settings {
             val_data: args.val_data,
             mirror: args.mirror,
             checkpoint_dir: args.checkpoint_dir,
+            cache_dir: args.cache_dir,
+            shuffle_buffer: args.shuffle_buffer,
             resume: args.resume,
             init: args.init,
         }

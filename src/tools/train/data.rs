@@ -1,5 +1,5 @@
-//! Training positions in memory: each record reduced to its active features and its labels,
-//! the validation split and the per-epoch shuffle.
+//! Training positions as the network reads them ([`Sample`]), and the positions kept in
+//! memory ([`Dataset`]: the validation set, and the tests' data).
 //!
 //! A position keeps only the White-view feature index of each piece (`u16`); the Black view
 //! of the same piece is [`flip`] of it, so both accumulators come from one list. Labels are
@@ -13,7 +13,7 @@ use rand::RngExt;
 use rand::rngs::StdRng;
 
 use crate::chess::{Color, Piece, Square};
-use crate::eval::{INPUTS, SCALE, feature_index};
+use crate::eval::{INPUTS, feature_index};
 use crate::tools::records::{PackedPosition, read_positions};
 
 /// Records whose score is larger than this in absolute value (mate scores) are left out.
@@ -28,11 +28,9 @@ pub fn flip(white_view: usize) -> usize {
     swapped ^ 56
 }
 
-/// The logistic function: a score (in units of [`SCALE`]) as an expected result, for the
-/// training target here and for the network's output in `network.rs`.
-#[inline(always)]
-pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
+/// Where the trainer takes its samples from: numbered samples it can read from any thread.
+pub trait Samples: Sync {
+    fn sample(&self, index: usize) -> Sample;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,12 +64,41 @@ impl Sample {
         &self.features[..usize::from(self.count)]
     }
 
-    /// The training target: `(1 - wdl) * sigmoid(score / SCALE) + wdl * result`, all from the
-    /// side to move's point of view, result 1 for a win, 0.5 for a draw and 0 for a loss.
+    /// The sample of `record` (left to right mirrored with `mirrored`), or `None` for a
+    /// record the trainer leaves out: a score beyond [`MAX_SCORE`] or more than
+    /// [`MAX_FEATURES`] pieces.
     #[inline]
-    pub fn target(&self, wdl: f32) -> f32 {
-        let expected = sigmoid(f32::from(self.score) / SCALE as f32);
-        (1.0 - wdl) * expected + wdl * 0.5 * f32::from(self.result)
+    pub fn from_record(record: &PackedPosition, mirrored: bool) -> Option<Sample> {
+        let count = record.occupied.count_ones() as usize;
+        if i32::from(record.score).abs() > MAX_SCORE || count > MAX_FEATURES {
+            return None;
+        }
+        // The file is the square's low three bits, and the square the feature's.
+        let file_flip = if mirrored { 7 } else { 0 };
+        let mut features = [0u16; MAX_FEATURES];
+        for (to, (piece, square)) in features.iter_mut().zip(record.pieces()) {
+            *to = feature_index(Color::White, piece, square) as u16 ^ file_flip;
+        }
+        let labels = Labels::of(record.side, record.score, record.result);
+        Some(Sample {
+            features,
+            count: count as u8,
+            side: labels.side,
+            score: labels.score,
+            result: labels.result,
+        })
+    }
+}
+
+impl Labels {
+    /// The labels of a position with White's `white_score` and `white_result` (0 Black won,
+    /// 1 draw, 2 White won), turned to the side to move.
+    fn of(side: Color, white_score: i16, white_result: u8) -> Labels {
+        let (score, result) = match side {
+            Color::White => (white_score, white_result),
+            Color::Black => (white_score.saturating_neg(), 2 - white_result.min(2)),
+        };
+        Labels { score, result, side }
     }
 }
 
@@ -145,11 +172,7 @@ impl Dataset {
             return None;
         }
         self.starts.push(self.features.len() as u64);
-        let (score, result) = match side {
-            Color::White => (white_score, white_result),
-            Color::Black => (white_score.saturating_neg(), 2 - white_result.min(2)),
-        };
-        self.labels.push(Labels { score, result, side });
+        self.labels.push(Labels::of(side, white_score, white_result));
         let position = self.labels.len() - 1;
         self.push_sample(position, false);
         Some(position)
@@ -177,27 +200,6 @@ impl Dataset {
         true
     }
 
-    #[inline(always)]
-    pub fn sample(&self, index: usize) -> Sample {
-        let sample = self.samples[index] as usize;
-        let position = sample >> 1;
-        let (start, end) = (self.starts[position] as usize, self.starts[position + 1] as usize);
-        // The file is the square's low three bits, and the square the feature's.
-        let file_flip = if sample & 1 == 1 { 7 } else { 0 };
-        let mut features = [0u16; MAX_FEATURES];
-        for (to, &from) in features.iter_mut().zip(&self.features[start..end]) {
-            *to = from ^ file_flip;
-        }
-        let labels = self.labels[position];
-        Sample {
-            features,
-            count: (end - start) as u8,
-            side: labels.side,
-            score: labels.score,
-            result: labels.result,
-        }
-    }
-
     /// Reads every training position of `path` (a game file or a record file) into the set
     /// (see [`LoadReport`] for what is skipped).
     pub fn load_file(&mut self, path: &Path, report: &mut LoadReport) -> std::io::Result<()> {
@@ -220,26 +222,35 @@ impl Dataset {
     }
 }
 
-/// Fisher-Yates shuffle driven by `rng`.
-pub fn shuffle(indices: &mut [u32], rng: &mut StdRng) {
-    for i in (1..indices.len()).rev() {
-        let j = rng.random_range(0..=i);
-        indices.swap(i, j);
+impl Samples for Dataset {
+    #[inline(always)]
+    fn sample(&self, index: usize) -> Sample {
+        let sample = self.samples[index] as usize;
+        let position = sample >> 1;
+        let (start, end) = (self.starts[position] as usize, self.starts[position + 1] as usize);
+        // The file is the square's low three bits, and the square the feature's.
+        let file_flip = if sample & 1 == 1 { 7 } else { 0 };
+        let mut features = [0u16; MAX_FEATURES];
+        for (to, &from) in features.iter_mut().zip(&self.features[start..end]) {
+            *to = from ^ file_flip;
+        }
+        let labels = self.labels[position];
+        Sample {
+            features,
+            count: (end - start) as u8,
+            side: labels.side,
+            score: labels.score,
+            result: labels.result,
+        }
     }
 }
 
-/// Splits positions `0..count` into training and validation indices: the last
-/// `val_fraction` (rounded) is held out. Datagen writes each game's positions together, so the
-/// held-out positions come from games never trained on (a random split would hold out
-/// neighbours of training positions and flatter the validation loss). At least one
-/// position trains.
-pub fn split(count: usize, val_fraction: f64) -> (Vec<u32>, Vec<u32>) {
-    let count = u32::try_from(count).expect("fewer than 2^32 positions");
-    let mut indices: Vec<u32> = (0..count).collect();
-    let held = ((f64::from(count) * val_fraction.clamp(0.0, 1.0)).round() as usize)
-        .min((count as usize).saturating_sub(1));
-    let validation = indices.split_off(indices.len() - held);
-    (indices, validation)
+/// Fisher-Yates shuffle driven by `rng`.
+pub fn shuffle<T>(items: &mut [T], rng: &mut StdRng) {
+    for i in (1..items.len()).rev() {
+        let j = rng.random_range(0..=i);
+        items.swap(i, j);
+    }
 }
 
 #[cfg(test)]
@@ -269,7 +280,7 @@ mod tests {
         let sample = data.sample(0);
         assert_eq!((sample.side, sample.score, sample.result), (Color::Black, -150, 0));
         assert_eq!(sample.features().len(), 3);
-        let target = sample.target(0.5);
+        let target = crate::tools::train::loss::target(&sample, 0.5);
         let expected = 0.5 / (1.0 + (150.0f32 / 400.0).exp());
         assert!((target - expected).abs() < 1e-6);
     }
@@ -283,15 +294,6 @@ mod tests {
         let pieces = Square::all().take(2).map(|sq| (Piece::ALL[0], sq));
         assert_eq!(data.push(pieces, Color::White, 0, 1), Some(0));
         assert_eq!(data.sample(0).features().len(), 2);
-    }
-
-    #[test]
-    fn split_holds_out_the_tail() {
-        let (train, val) = split(1000, 0.1);
-        assert_eq!((train.len(), val.len()), (900, 100));
-        assert!(train.iter().enumerate().all(|(i, &x)| i as u32 == x));
-        assert!(val.iter().enumerate().all(|(i, &x)| i as u32 + 900 == x));
-        assert_eq!(split(1, 0.5).0.len(), 1);
     }
 
     #[test]

@@ -7,17 +7,27 @@
 //! zwischen train --data FILE [--data FILE2 ...] --out NET.nnue [--hidden 256] [--epochs 30]
 //!     [--batch 16384] [--lr 0.001] [--final-lr-ratio 0.01] [--wdl 0.25] [--weight-decay 0.01]
 //!     [--threads N] [--seed 1] [--val-fraction 0.01 | --val-data FILE] [--mirror]
-//!     [--checkpoint-dir DIR]
+//!     [--checkpoint-dir DIR] [--cache-dir DIR] [--shuffle-buffer N]
 //!     [--resume CHECKPOINT | --init NET.nnue]
 //! ```
 //!
-//! * **Data.** Every file of 32-byte records (`zwischen datagen`, or `zwischen convert` from
-//!   `FEN;result;score` text) is read into memory, about 60 bytes a position. Records that do
-//!   not decode are skipped and counted, as are records with |score| > 10000 (mate scores); a
-//!   trailing partial record is ignored with a warning. The last `--val-fraction` of the
-//!   positions (in file order, so whole games) is the validation set, never trained on;
-//!   `--val-data FILE` (repeatable) makes those files the validation set instead, so that runs
-//!   on different data are judged on the same games.
+//! The rooms: [`stream`] (the data, decoded once and streamed in a new order every epoch),
+//! [`data`] (a position as the network reads it, and sets kept in memory), [`loss`] (the
+//! target, the loss and its derivative), [`network`] (the float network's forward and
+//! backward passes), [`trainer`] (an optimiser step over threads), [`adamw`] and
+//! [`checkpoint`]; this file holds the settings and the run.
+//!
+//! * **Data.** Every data file (game packs, such as the chunks of `data/`; the older game
+//!   files; 32-byte records) is decoded once, a file a thread at a time, into a cache of
+//!   32-byte records in `--cache-dir` (default: the system's temporary folder; removed at the
+//!   end), and each epoch streams the cache in a new shuffled order through a buffer of
+//!   `--shuffle-buffer` positions ([`stream`]): memory stays bounded whatever the data's size.
+//!   Records that do not decode are skipped and counted, as are records with |score| > 10000
+//!   (mate scores); a trailing partial record is ignored with a warning. The last
+//!   `--val-fraction` of the positions (in file order, so whole games) is the validation set,
+//!   never trained on; `--val-data FILE` (repeatable) makes those files the validation set
+//!   instead, so that runs on different data are judged on the same games. The validation
+//!   set is held in memory, about 70 bytes a position.
 //!   `--mirror` adds the left-right mirror of every position without castling rights.
 //! * **Network.** The engine's: accumulator per view = feature biases + the feature weights of
 //!   every piece ([`crate::eval::feature_index`]); `out = sum screlu(acc_us) * w[..H] +
@@ -25,8 +35,7 @@
 //!   side to move = `out * 400`. Initialisation is seeded by `--seed` (see [`Network::new`]).
 //! * **Loss.** Mean squared error between `sigmoid(out)` and the target `(1 - wdl) *
 //!   sigmoid(score / 400) + wdl * result`, score and result (1 win, 0.5 draw, 0 loss) from the
-//!   side to move's point of view. Plain squared error (exponent 2) was chosen: it is the
-//!   usual choice at this size and has the simplest, exactly checkable gradient.
+//!   side to move's point of view ([`loss`]).
 //! * **Optimiser.** AdamW (beta 0.9 / 0.999, eps 1e-8) on the mean gradient of each batch,
 //!   weight decay `--weight-decay` (decoupled, on the two weight matrices only, not on biases).
 //!   After every step all weights and the feature biases are clamped to ±1.98
@@ -43,7 +52,7 @@
 //!   [`crate::eval::file`]), so a stopped run leaves a usable net, and a float checkpoint
 //!   `<out stem>-epoch<N>.ckpt` (see [`checkpoint`]) in `--checkpoint-dir` (default: the
 //!   directory of `--out`). `--resume` continues from such a checkpoint: weights, optimiser
-//!   moments and the epoch count; each epoch's shuffle is seeded by the seed and the epoch
+//!   moments and the epoch count; each epoch's order is seeded by the seed and the epoch
 //!   number, so a resumed run with the same settings matches an uninterrupted one exactly.
 //! * **Training on.** `--init NET.nnue` starts from a quantised net (its width and buckets, no
 //!   factoriser; each value divided by its scale, which quantises back to the same file) with
@@ -55,20 +64,23 @@
 pub mod adamw;
 pub mod checkpoint;
 pub mod data;
+pub mod loss;
 pub mod network;
+pub mod stream;
+pub mod trainer;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use rand::SeedableRng;
-use rand::rngs::StdRng;
 use thiserror::Error;
 
 pub use adamw::{AdamW, StepRule};
 pub use checkpoint::{Checkpoint, CheckpointError};
-pub use data::{Dataset, LoadReport};
+pub use data::{Dataset, LoadReport, Sample, Samples};
 pub use network::{Architecture, Network, Scratch, king_layout};
+pub use stream::RecordCache;
+pub use trainer::Trainer;
 
 use crate::eval::file::{
     Buckets, HEADER_BYTES, MAX_OUTPUT_BUCKETS, QuantisedNet, declared_hidden, fnv1a,
@@ -110,13 +122,19 @@ pub struct Settings {
     pub seed: u64,
     /// Share of the positions held out for validation.
     pub val_fraction: f64,
-    /// Validation files instead of a share of `data` (all of `data` is then trained on): the
-    /// same validation set for runs on different data.
+    /// Validation files instead of a share of `data` (all of `data` but these files is then
+    /// trained on): the same validation set for runs on different data.
     pub val_data: Vec<PathBuf>,
     /// Also train on the left-right mirror of each position without castling rights.
     pub mirror: bool,
     /// Where the per-epoch float checkpoints go (`None`: next to `out`).
     pub checkpoint_dir: Option<PathBuf>,
+    /// Where the decoded data is cached for the run (`None`: the system's temporary folder);
+    /// 32 bytes a position, removed at the end.
+    pub cache_dir: Option<PathBuf>,
+    /// Positions read and shuffled together (see [`stream`]): the memory a run needs beyond
+    /// the network is about 40 bytes times this, twice over.
+    pub shuffle_buffer: usize,
     /// Continue from a checkpoint (keep `epochs` as in the original run).
     pub resume: Option<PathBuf>,
     /// Start from this quantised net (its architecture, fresh optimiser moments) instead of
@@ -148,6 +166,8 @@ impl Default for Settings {
             val_data: Vec::new(),
             mirror: false,
             checkpoint_dir: None,
+            cache_dir: None,
+            shuffle_buffer: 16 << 20,
             resume: None,
             init: None,
         }
@@ -175,8 +195,11 @@ impl Settings {
         if self.data.is_empty() {
             return fail("no --data file given");
         }
-        if self.epochs == 0 || self.batch == 0 || self.threads == 0 {
-            return fail("--epochs, --batch and --threads must be at least 1");
+        if self.epochs == 0 || self.batch == 0 || self.threads == 0 || self.shuffle_buffer == 0 {
+            return fail("--epochs, --batch, --threads and --shuffle-buffer must be at least 1");
+        }
+        if self.shuffle_buffer > 1 << 30 {
+            return fail("--shuffle-buffer must be at most 2^30 positions");
         }
         if self.hidden.is_some_and(|h| h == 0 || h > 1 << 16) {
             return fail("--hidden must be between 1 and 65536");
@@ -247,176 +270,37 @@ pub enum TrainError {
     NoData,
 }
 
-/// One thread's buffers, kept from batch to batch.
-struct Worker {
-    grad: Vec<f32>,
-    scratch: Scratch,
-}
-
-/// The network with its optimiser and per-thread gradient buffers.
-pub struct Trainer {
-    pub network: Network,
-    pub adam: AdamW,
-    workers: Vec<Worker>,
-}
-
-/// Adds the gradients of `part` to `worker.grad` (cleared first); returns the summed loss.
-fn accumulate(
-    network: &Network,
-    data: &Dataset,
-    part: &[u32],
-    wdl: f32,
-    worker: &mut Worker,
-) -> f64 {
-    worker.grad.fill(0.0);
-    let mut loss = 0.0f64;
-    for &index in part {
-        let sample = data.sample(index as usize);
-        loss += f64::from(network.backprop(&sample, wdl, &mut worker.scratch, &mut worker.grad));
-    }
-    network.complete_gradient(&mut worker.grad);
-    loss
-}
-
-impl Trainer {
-    pub fn new(network: Network, adam: AdamW, threads: usize) -> Trainer {
-        let params = network.params().len();
-        let workers = (0..threads.max(1))
-            .map(|_| Worker { grad: vec![0.0; params], scratch: Scratch::new(network.hidden()) })
-            .collect();
-        Trainer { network, adam, workers }
-    }
-
-    /// One optimiser step on the positions `batch`; returns their summed loss (before it).
-    pub fn step(&mut self, data: &Dataset, batch: &[u32], wdl: f32, lr: f32) -> f64 {
-        if batch.is_empty() {
-            return 0.0;
-        }
-        let chunk = batch.len().div_ceil(self.workers.len());
-        let used = batch.len().div_ceil(chunk);
-        let network = &self.network;
-        let loss = if used == 1 {
-            accumulate(network, data, batch, wdl, &mut self.workers[0])
-        } else {
-            let losses: Vec<f64> = std::thread::scope(|scope| {
-                let handles: Vec<_> = self
-                    .workers
-                    .iter_mut()
-                    .zip(batch.chunks(chunk))
-                    .map(|(worker, part)| {
-                        scope.spawn(move || accumulate(network, data, part, wdl, worker))
-                    })
-                    .collect();
-                handles.into_iter().map(|h| h.join().expect("training thread panicked")).collect()
-            });
-            losses.iter().sum()
-        };
-        let rule = self.adam.begin_step(lr, 1.0 / batch.len() as f32);
-        self.update(rule, used);
-        loss
-    }
-
-    /// Sums the first `used` workers' gradients into the first's and applies `rule`. The
-    /// feature weights, nearly all parameters, are split between the threads; each element's
-    /// sum still runs over the workers in order, so the result does not depend on the split.
-    fn update(&mut self, rule: StepRule, used: usize) {
-        let threads = self.workers.len();
-        let groups = self.network.groups();
-        let (first, rest) = self.workers.split_at_mut(1);
-        let others: Vec<&[f32]> = rest[..used - 1].iter().map(|w| w.grad.as_slice()).collect();
-        let others = &others;
-        let update = move |start: usize,
-                           p: &mut [f32],
-                           g: &mut [f32],
-                           m: &mut [f32],
-                           v: &mut [f32],
-                           decay: bool,
-                           clip: Option<f32>| {
-            let end = start + g.len();
-            for other in others {
-                for (sum, x) in g.iter_mut().zip(&other[start..end]) {
-                    *sum += x;
-                }
-            }
-            rule.apply(p, g, m, v, decay);
-            if let Some(limit) = clip {
-                network::clip(p, limit);
-            }
-        };
-        let mut params = self.network.params_mut();
-        let mut grad = first[0].grad.as_mut_slice();
-        let mut m = self.adam.m.as_mut_slice();
-        let mut v = self.adam.v.as_mut_slice();
-        std::thread::scope(|scope| {
-            for (range, decay, clip) in groups {
-                let len = range.len();
-                let (p, p_rest) = std::mem::take(&mut params).split_at_mut(len);
-                let (g, g_rest) = std::mem::take(&mut grad).split_at_mut(len);
-                let (gm, m_rest) = std::mem::take(&mut m).split_at_mut(len);
-                let (gv, v_rest) = std::mem::take(&mut v).split_at_mut(len);
-                (params, grad, m, v) = (p_rest, g_rest, m_rest, v_rest);
-                if threads == 1 || len < 4096 {
-                    update(range.start, p, g, gm, gv, decay, clip);
-                    continue;
-                }
-                let piece = len.div_ceil(threads);
-                let parts = p
-                    .chunks_mut(piece)
-                    .zip(g.chunks_mut(piece))
-                    .zip(gm.chunks_mut(piece).zip(gv.chunks_mut(piece)));
-                for (i, ((p, g), (m, v))) in parts.enumerate() {
-                    let start = range.start + i * piece;
-                    scope.spawn(move || update(start, p, g, m, v, decay, clip));
+/// One epoch over the cache's records `0..end`: the next buffer is read on a thread of its
+/// own while the trainer works through the current one. Returns the summed loss and the
+/// number of samples trained on.
+fn train_epoch(
+    trainer: &mut Trainer,
+    cache: &RecordCache,
+    end: usize,
+    settings: &Settings,
+    lr: f32,
+    seed: u64,
+) -> std::io::Result<(f64, usize)> {
+    let mut epoch = cache.epoch(end, seed, settings.shuffle_buffer, settings.mirror);
+    let (sender, receiver) = std::sync::mpsc::sync_channel(1);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            loop {
+                let next = epoch.next_buffer();
+                let last = !matches!(next, Ok(Some(_)));
+                if sender.send(next).is_err() || last {
+                    break;
                 }
             }
         });
-        self.network.refold();
-    }
-
-    /// One pass over `train` in an order shuffled by `shuffle_seed`; returns the mean loss.
-    pub fn epoch(
-        &mut self,
-        data: &Dataset,
-        train: &[u32],
-        batch: usize,
-        wdl: f32,
-        lr: f32,
-        shuffle_seed: u64,
-    ) -> f64 {
-        let mut order = train.to_vec();
-        data::shuffle(&mut order, &mut StdRng::seed_from_u64(shuffle_seed));
-        let mut total = 0.0;
-        for part in order.chunks(batch.max(1)) {
-            total += self.step(data, part, wdl, lr);
+        let (mut loss, mut samples) = (0.0, 0);
+        for buffer in receiver {
+            let Some(buffer) = buffer? else { break };
+            loss += trainer.pass(&buffer, &buffer.order, settings.batch, settings.wdl, lr);
+            samples += buffer.order.len();
         }
-        total / order.len().max(1) as f64
-    }
-
-    /// Mean loss of the current network on `indices`, over the trainer's threads.
-    pub fn mean_loss(&self, data: &Dataset, indices: &[u32], wdl: f32) -> f64 {
-        if indices.is_empty() {
-            return f64::NAN;
-        }
-        let network = &self.network;
-        let chunk = indices.len().div_ceil(self.workers.len());
-        let losses: Vec<f64> = std::thread::scope(|scope| {
-            let handles: Vec<_> = indices
-                .chunks(chunk)
-                .map(|part| {
-                    scope.spawn(move || {
-                        let mut scratch = Scratch::new(network.hidden());
-                        part.iter()
-                            .map(|&i| {
-                                f64::from(network.loss(&data.sample(i as usize), wdl, &mut scratch))
-                            })
-                            .sum::<f64>()
-                    })
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("validation thread panicked")).collect()
-        });
-        losses.iter().sum::<f64>() / indices.len() as f64
-    }
+        Ok((loss, samples))
+    })
 }
 
 /// The seed of epoch `epoch`'s shuffle.
@@ -506,32 +390,60 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
         }
     };
     let started = Instant::now();
-    let mut data = Dataset::default();
-    data.mirror = settings.mirror;
     let mut report = LoadReport::default();
-    let mut trained = 0;
-    for (i, path) in settings.data.iter().chain(&settings.val_data).enumerate() {
-        if i == settings.data.len() {
-            trained = data.len();
-        }
-        data.load_file(path, &mut report)
-            .map_err(|source| TrainError::Read { path: path.display().to_string(), source })?;
+    let cache_parent = settings.cache_dir.clone().unwrap_or_else(std::env::temp_dir);
+    // A validation file among the data (as when --data names a folder) is not trained on.
+    let held_out: Vec<PathBuf> =
+        settings.val_data.iter().filter_map(|path| path.canonicalize().ok()).collect();
+    let inputs: Vec<PathBuf> = settings
+        .data
+        .iter()
+        .filter(|path| !path.canonicalize().is_ok_and(|path| held_out.contains(&path)))
+        .cloned()
+        .collect();
+    if inputs.len() < settings.data.len() {
+        writeln!(
+            log,
+            "{} data files are validation files too: not trained on",
+            settings.data.len() - inputs.len()
+        )
+        .ok();
     }
+    let cache = RecordCache::build(&inputs, &cache_parent, settings.threads, &mut report)
+        .map_err(|source| TrainError::Read { path: cache_parent.display().to_string(), source })?;
+    // The validation set, in memory: the files of --val-data, or else the last
+    // --val-fraction of the data (in file order, so whole games: a random split would hold out
+    // neighbours of training positions and flatter the validation loss). At least one
+    // position trains.
+    let mut validation = Dataset::default();
+    let train_end = if settings.val_data.is_empty() {
+        let held = ((cache.len() as f64 * settings.val_fraction).round() as usize)
+            .min(cache.len().saturating_sub(1));
+        let end = cache.len() - held;
+        cache
+            .read_range(end..cache.len(), |record| {
+                validation.push_record(record);
+            })
+            .map_err(|source| TrainError::Read {
+                path: cache_parent.display().to_string(),
+                source,
+            })?;
+        end
+    } else {
+        for path in &settings.val_data {
+            validation
+                .load_file(path, &mut report)
+                .map_err(|source| TrainError::Read { path: path.display().to_string(), source })?;
+        }
+        cache.len()
+    };
     for (path, bytes) in &report.partial {
         writeln!(log, "warning: {path} ends with a partial record of {bytes} bytes, ignored").ok();
     }
-    if data.is_empty() {
+    if train_end == 0 {
         return Err(TrainError::NoData);
     }
-    let (train, validation) = if settings.val_data.is_empty() {
-        data::split(data.len(), settings.val_fraction)
-    } else {
-        let count = |range: std::ops::Range<usize>| range.map(|i| i as u32).collect::<Vec<u32>>();
-        (count(0..trained), count(trained..data.len()))
-    };
-    if train.is_empty() {
-        return Err(TrainError::NoData);
-    }
+    let validation_order: Vec<u32> = (0..validation.len() as u32).collect();
     writeln!(
         log,
         "data: {} records read, {} invalid, {} with |score| > {} skipped; {} training and {} validation positions ({:.1} s)",
@@ -539,7 +451,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
         report.invalid,
         report.extreme,
         data::MAX_SCORE,
-        train.len(),
+        train_end,
         validation.len(),
         started.elapsed().as_secs_f64()
     )
@@ -580,16 +492,18 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
     for epoch in start_epoch..settings.epochs {
         let epoch_started = Instant::now();
         let lr = settings.learning_rate(epoch);
-        let train_loss = trainer.epoch(
-            &data,
-            &train,
-            settings.batch,
-            settings.wdl,
+        let (loss_sum, samples) = train_epoch(
+            &mut trainer,
+            &cache,
+            train_end,
+            settings,
             lr,
             epoch_seed(settings.seed, epoch),
-        );
+        )
+        .map_err(|source| TrainError::Read { path: cache_parent.display().to_string(), source })?;
+        let train_loss = loss_sum / samples.max(1) as f64;
         let train_seconds = epoch_started.elapsed().as_secs_f64();
-        let val_loss = trainer.mean_loss(&data, &validation, settings.wdl);
+        let val_loss = trainer.mean_loss(&validation, &validation_order, settings.wdl);
         let done = epoch + 1;
         let checkpoint = Checkpoint::new(&trainer.network, &trainer.adam, done as u32);
         let checkpoint_path = settings.checkpoint_path(done);
@@ -604,7 +518,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
             "epoch {done:>3}/{}  train {train_loss:.6}  val {}  lr {lr:.3e}  {:.0} pos/s  {:.1} s",
             settings.epochs,
             if validation.is_empty() { "-".to_string() } else { format!("{val_loss:.6}") },
-            train.len() as f64 / train_seconds.max(1e-9),
+            samples as f64 / train_seconds.max(1e-9),
             epoch_started.elapsed().as_secs_f64()
         )
         .ok();
@@ -628,7 +542,8 @@ mod tests {
     use super::*;
     use crate::eval::file::QuantisedNet;
     use crate::tools::records::PackedPosition;
-    use rand::RngExt;
+    use rand::rngs::StdRng;
+    use rand::{RngExt, SeedableRng};
 
     /// Random (not necessarily legal) positions labelled by material: score = White's material
     /// minus Black's in centipawns, result by its sign.
@@ -702,14 +617,20 @@ mod tests {
         Trainer::new(network, adam, threads)
     }
 
+    /// The first `count` samples in an order shuffled by `seed`.
+    fn shuffled(count: usize, seed: u64) -> Vec<u32> {
+        let mut order: Vec<u32> = (0..count as u32).collect();
+        data::shuffle(&mut order, &mut StdRng::seed_from_u64(seed));
+        order
+    }
+
     #[test]
     fn training_is_deterministic() {
         let data = dataset(600, 2);
-        let (train, _) = data::split(data.len(), 0.1);
         let run = || {
             let mut t = trainer(16, 4, 3);
             for epoch in 0..2 {
-                t.epoch(&data, &train, 50, 0.25, 0.01, epoch_seed(4, epoch));
+                t.pass(&data, &shuffled(540, epoch_seed(4, epoch)), 50, 0.25, 0.01);
             }
             t.network
         };
@@ -732,7 +653,13 @@ mod tests {
         for part in batch.chunks(5000usize.div_ceil(3)) {
             let mut grad = vec![0.0f32; sum.len()];
             for &i in part {
-                network.backprop(&data.sample(i as usize), 0.25, &mut scratch, &mut grad);
+                loss::add_gradient(
+                    &network,
+                    &data.sample(i as usize),
+                    0.25,
+                    &mut scratch,
+                    &mut grad,
+                );
             }
             sum.iter_mut().zip(&grad).for_each(|(s, g)| *s += g);
         }
@@ -752,11 +679,11 @@ mod tests {
     #[test]
     fn training_lowers_the_loss() {
         let data = dataset(2000, 5);
-        let (train, validation) = data::split(data.len(), 0.1);
+        let validation: Vec<u32> = (1800..2000).collect();
         let mut t = trainer(16, 1, 2);
         let before = t.mean_loss(&data, &validation, 0.0);
         for epoch in 0..6 {
-            t.epoch(&data, &train, 64, 0.0, 0.01, epoch_seed(1, epoch));
+            t.pass(&data, &shuffled(1800, epoch_seed(1, epoch)), 64, 0.0, 0.01);
         }
         let after = t.mean_loss(&data, &validation, 0.0);
         assert!(after < 0.2 * before, "validation loss {before} -> {after}");

@@ -21,7 +21,7 @@ use std::ops::Range;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::data::{Sample, flip, sigmoid};
+use super::data::{Sample, flip};
 use crate::chess::{Color, Position};
 use crate::eval::file::{Buckets, QuantisedNet};
 use crate::eval::{INPUTS, QA, QB, SCALE, WEIGHT_CLIP, feature_index};
@@ -368,7 +368,7 @@ impl Network {
     }
 
     /// Adds the shared rows' gradient to `grad`, whose other feature rows hold the gradient
-    /// of some positions (see [`Network::backprop`]): a shared row is in every position that
+    /// of some positions (see [`Network::backward`]): a shared row is in every position that
     /// has the same feature in any bucket's row, so its gradient is the sum over the buckets.
     /// Call it once for all the positions added since `grad` was cleared.
     pub fn complete_gradient(&self, grad: &mut [f32]) {
@@ -472,29 +472,13 @@ impl Network {
         screlu_dot(us, &ow[..h]) + screlu_dot(them, &ow[h..]) + ob[bucket]
     }
 
-    /// The squared error of `sigmoid(output)` against the sample's target.
+    /// Adds the gradient of a loss whose derivative by the output on `sample` is `d` to `grad`
+    /// (laid out like the parameters), but for the factoriser's shared rows, which
+    /// [`Network::complete_gradient`] adds afterwards for a whole batch. `scratch` must hold
+    /// [`Network::output`]'s work on the same sample.
     #[inline]
-    pub fn loss(&self, sample: &Sample, wdl: f32, scratch: &mut Scratch) -> f32 {
-        let error =
-            sigmoid(self.output(sample.features(), sample.side, scratch)) - sample.target(wdl);
-        error * error
-    }
-
-    /// Adds the gradient of the sample's loss to `grad` (laid out like the parameters), but for
-    /// the factoriser's shared rows, which [`Network::complete_gradient`] adds afterwards for
-    /// a whole batch; returns the loss.
-    #[inline]
-    pub fn backprop(
-        &self,
-        sample: &Sample,
-        wdl: f32,
-        scratch: &mut Scratch,
-        grad: &mut [f32],
-    ) -> f32 {
+    pub fn backward(&self, sample: &Sample, d: f32, scratch: &mut Scratch, grad: &mut [f32]) {
         let h = self.hidden();
-        let prediction = sigmoid(self.output(sample.features(), sample.side, scratch));
-        let error = prediction - sample.target(wdl);
-        let d = 2.0 * error * prediction * (1.0 - prediction);
         let bucket = self.output_bucket(sample.features().len());
         let (_, ow, _) = self.dense_parts();
         let ow = &ow[bucket * 2 * h..(bucket + 1) * 2 * h];
@@ -518,7 +502,6 @@ impl Network {
             Color::Black => (&*d_them, &*d_us),
         };
         scatter(g_fw, [white_rows, black_rows], d_white, d_black);
-        error * error
     }
 
     /// The float evaluation of `pos` in centipawns from the side to move's point of view.
@@ -579,7 +562,8 @@ mod tests {
     use super::*;
     use crate::chess::PieceType;
     use crate::eval::HIDDEN;
-    use crate::tools::train::data::Dataset;
+    use crate::tools::train::data::{Dataset, Samples};
+    use crate::tools::train::loss;
 
     const FENS: [&str; 6] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -639,7 +623,7 @@ mod tests {
         rows
     }
 
-    /// Loss summed over `data`, in f64 and written out independently of `backprop`.
+    /// Loss summed over `data`, in f64 and written out independently of `backward`.
     fn reference_loss(
         params: &[f64],
         architecture: &Architecture,
@@ -680,7 +664,7 @@ mod tests {
         total
     }
 
-    /// Compares `backprop` with central differences of [`reference_loss`] for every parameter
+    /// Compares `backward` (through [`loss::add_gradient`]) with central differences of [`reference_loss`] for every parameter
     /// outside the feature weights and for the feature weights of active features in the
     /// columns `check_column` picks (the others must have exactly zero gradient).
     fn check_gradient(architecture: Architecture, check_column: impl Fn(usize) -> bool) {
@@ -704,14 +688,15 @@ mod tests {
         let wdl = 0.3;
         let mut grad = vec![0.0f32; net.params.len()];
         let mut scratch = Scratch::new(hidden);
-        let mut loss = 0.0;
+        let mut total = 0.0;
         for index in 0..data.len() {
-            loss += f64::from(net.backprop(&data.sample(index), wdl, &mut scratch, &mut grad));
+            let sample = data.sample(index);
+            total += f64::from(loss::add_gradient(&net, &sample, wdl, &mut scratch, &mut grad));
         }
         net.complete_gradient(&mut grad);
         let params: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
         let reference = reference_loss(&params, &architecture, &data, f64::from(wdl));
-        assert!((loss - reference).abs() < 1e-5, "{loss} vs {reference}");
+        assert!((total - reference).abs() < 1e-5, "{total} vs {reference}");
         let mut active = vec![false; architecture.feature_rows()];
         for index in 0..data.len() {
             for view in Color::BOTH {
