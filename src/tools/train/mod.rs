@@ -303,6 +303,30 @@ fn train_epoch(
     })
 }
 
+/// The mean loss of the net file `net` on the positions of `files` with result weight `wdl`,
+/// and their number: nets of any run compared on one fixed validation set.
+pub fn validation_loss(
+    net: &Path,
+    files: &[PathBuf],
+    wdl: f32,
+    threads: usize,
+    log: &mut dyn Write,
+) -> Result<(f64, usize), TrainError> {
+    let network = read_network(net, None, log)?;
+    let (mut validation, mut report) = (Dataset::default(), LoadReport::default());
+    for path in files {
+        validation
+            .load_file(path, &mut report)
+            .map_err(|source| TrainError::Read { path: path.display().to_string(), source })?;
+    }
+    if validation.is_empty() {
+        return Err(TrainError::NoData);
+    }
+    let order: Vec<u32> = (0..validation.len() as u32).collect();
+    let trainer = Trainer::new(network, AdamW::new(0, 0.0), threads);
+    Ok((trainer.mean_loss(&validation, &order, wdl), validation.len()))
+}
+
 /// The seed of epoch `epoch`'s shuffle.
 fn epoch_seed(seed: u64, epoch: usize) -> u64 {
     seed ^ (epoch as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15)
@@ -324,16 +348,25 @@ fn initial_network(
     path: &Path,
     log: &mut dyn Write,
 ) -> Result<Network, TrainError> {
+    read_network(path, settings.hidden, log)
+}
+
+/// The float network of the quantised net file `path`; `hidden`, if given, must be its width.
+fn read_network(
+    path: &Path,
+    hidden: Option<usize>,
+    log: &mut dyn Write,
+) -> Result<Network, TrainError> {
+    let wanted = hidden;
     let shown = path.display().to_string();
     let bytes =
         std::fs::read(path).map_err(|source| TrainError::Read { path: shown.clone(), source })?;
     let Some(hidden) = declared_hidden(&bytes) else {
         return Err(TrainError::Settings(format!("{shown} is not a network file")));
     };
-    if settings.hidden.is_some_and(|h| h != hidden) {
+    if let Some(wanted) = wanted.filter(|&h| h != hidden) {
         return Err(TrainError::Settings(format!(
-            "--hidden {} does not match {shown}'s {hidden}",
-            settings.hidden.unwrap_or_default()
+            "--hidden {wanted} does not match {shown}'s {hidden}"
         )));
     }
     let net = QuantisedNet::from_bytes(&bytes, INPUTS, hidden)
@@ -409,7 +442,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
         )
         .ok();
     }
-    let cache = RecordCache::build(&inputs, &cache_parent, settings.threads, &mut report)
+    let decoded = RecordCache::build(&inputs, &cache_parent, settings.threads, &mut report)
         .map_err(|source| TrainError::Read { path: cache_parent.display().to_string(), source })?;
     // The validation set, in memory: the files of --val-data, or else the last
     // --val-fraction of the data (in file order, so whole games: a random split would hold out
@@ -417,11 +450,11 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
     // position trains.
     let mut validation = Dataset::default();
     let train_end = if settings.val_data.is_empty() {
-        let held = ((cache.len() as f64 * settings.val_fraction).round() as usize)
-            .min(cache.len().saturating_sub(1));
-        let end = cache.len() - held;
-        cache
-            .read_range(end..cache.len(), |record| {
+        let held = ((decoded.len() as f64 * settings.val_fraction).round() as usize)
+            .min(decoded.len().saturating_sub(1));
+        let end = decoded.len() - held;
+        decoded
+            .read_range(end..decoded.len(), |record| {
                 validation.push_record(record);
             })
             .map_err(|source| TrainError::Read {
@@ -435,7 +468,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
                 .load_file(path, &mut report)
                 .map_err(|source| TrainError::Read { path: path.display().to_string(), source })?;
         }
-        cache.len()
+        decoded.len()
     };
     for (path, bytes) in &report.partial {
         writeln!(log, "warning: {path} ends with a partial record of {bytes} bytes, ignored").ok();
@@ -443,6 +476,10 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
     if train_end == 0 {
         return Err(TrainError::NoData);
     }
+    let cache = decoded
+        .scattered(train_end, &cache_parent, settings.seed)
+        .map_err(|source| TrainError::Read { path: cache_parent.display().to_string(), source })?;
+    drop(decoded);
     let validation_order: Vec<u32> = (0..validation.len() as u32).collect();
     writeln!(
         log,
