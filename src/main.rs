@@ -44,6 +44,9 @@ enum Command {
     /// epoch (see src/tools/train/mod.rs).
     #[command(hide = true)]
     Train(cli::train::Args),
+    /// Developer tool: a net's loss on validation files (the same set for every run).
+    #[command(hide = true)]
+    ValLoss(cli::val_loss::Args),
     /// Developer tool: fit the UCI_ShowWDL model to datagen records (scores and results).
     #[command(hide = true)]
     FitWdl(cli::fit_wdl::Args),
@@ -71,6 +74,7 @@ fn main() -> ExitCode {
         Command::Data { command } => cli::data::run(command),
         Command::Convert(args) => cli::convert::run(args),
         Command::Train(args) => cli::train::run(args),
+        Command::ValLoss(args) => cli::val_loss::run(args),
         Command::FitWdl(args) => cli::fit_wdl::run(args),
         Command::Tunables(args) => cli::tunables::run(args),
         Command::GenerateTables(args) => cli::generate_tables::run(args),

@@ -12,3 +12,4 @@ pub mod perft;
 pub mod syzygy_probe;
 pub mod train;
 pub mod tunables;
+pub mod val_loss;

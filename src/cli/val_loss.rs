@@ -1,0 +1,41 @@
+//! `zwischen val-loss`: a net's loss on validation files, to compare nets of any run on one
+//! fixed validation set (docs/network.md, "The validation set").
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The net file.
+    #[arg(long)]
+    net: PathBuf,
+    /// A validation file: a game pack, game file or record file (repeat for several).
+    #[arg(long, required = true)]
+    val_data: Vec<PathBuf>,
+    /// Weight of the game result in the target, as in training.
+    #[arg(long, default_value_t = 0.25)]
+    wdl: f32,
+    /// Threads (default: every core).
+    #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
+    threads: usize,
+}
+
+pub fn run(args: Args) -> ExitCode {
+    let mut log = std::io::stderr();
+    match zwischen::tools::train::validation_loss(
+        &args.net,
+        &args.val_data,
+        args.wdl,
+        args.threads.max(1),
+        &mut log,
+    ) {
+        Ok((loss, positions)) => {
+            println!("{}: validation loss {loss:.6} on {positions} positions", args.net.display());
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            eprintln!("error: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
