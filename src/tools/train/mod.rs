@@ -59,7 +59,8 @@
 //!   fresh optimiser moments and the schedule given, to train an earlier net on further data.
 //!
 //! Each epoch prints its number, the training loss (mean over the epoch, as the weights
-//! moved), the validation loss, the learning rate, positions per second and seconds.
+//! moved), the validation loss, the learning rate, samples (positions and their mirrors)
+//! trained a second, and seconds.
 
 pub mod adamw;
 pub mod checkpoint;
