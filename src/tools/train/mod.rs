@@ -342,35 +342,26 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
     std::fs::rename(&temporary, path).map_err(fail)
 }
 
-/// The float network of the quantised net file `path` (`--init`): its width and buckets, no
-/// factoriser (see [`Network::from_quantised`]).
-fn initial_network(
-    settings: &Settings,
-    path: &Path,
-    log: &mut dyn Write,
-) -> Result<Network, TrainError> {
-    read_network(path, settings.hidden, log)
-}
-
-/// The float network of the quantised net file `path`; `hidden`, if given, must be its width.
+/// The float network of the quantised net file `path` (`--init`, `val-loss`): its width and
+/// buckets, no factoriser (see [`Network::from_quantised`]); `hidden`, if given, must be its
+/// width.
 fn read_network(
     path: &Path,
     hidden: Option<usize>,
     log: &mut dyn Write,
 ) -> Result<Network, TrainError> {
-    let wanted = hidden;
     let shown = path.display().to_string();
     let bytes =
         std::fs::read(path).map_err(|source| TrainError::Read { path: shown.clone(), source })?;
-    let Some(hidden) = declared_hidden(&bytes) else {
+    let Some(declared) = declared_hidden(&bytes) else {
         return Err(TrainError::Settings(format!("{shown} is not a network file")));
     };
-    if let Some(wanted) = wanted.filter(|&h| h != hidden) {
+    if let Some(wanted) = hidden.filter(|&h| h != declared) {
         return Err(TrainError::Settings(format!(
-            "--hidden {wanted} does not match {shown}'s {hidden}"
+            "--hidden {wanted} does not match {shown}'s {declared}"
         )));
     }
-    let net = QuantisedNet::from_bytes(&bytes, INPUTS, hidden)
+    let net = QuantisedNet::from_bytes(&bytes, INPUTS, declared)
         .map_err(|error| TrainError::Settings(format!("{shown}: {error}")))?;
     if (net.qa, net.qb) != (QA as u32, QB as u32) {
         return Err(TrainError::Settings(format!(
@@ -416,7 +407,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
         }
         None => {
             let network = match &settings.init {
-                Some(path) => initial_network(settings, path, log)?,
+                Some(path) => read_network(path, settings.hidden, log)?,
                 None => Network::with_architecture(settings.architecture(), settings.seed),
             };
             let adam = AdamW::new(network.params().len(), settings.weight_decay);
