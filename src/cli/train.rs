@@ -26,6 +26,10 @@ pub struct Args {
     /// Train king buckets without shared (factoriser) rows.
     #[arg(long)]
     no_factoriser: bool,
+    /// Mirror a perspective's board left-right when its king is on files e-h, so that its
+    /// king is always on files a-d (always so with king buckets); ignored when resuming.
+    #[arg(long)]
+    king_mirror: bool,
     #[arg(long, default_value_t = train_defaults().epochs)]
     epochs: usize,
     /// Positions per optimiser step.
@@ -98,6 +102,7 @@ impl From<Args> for zwischen::tools::train::Settings {
             king_buckets: args.king_buckets,
             output_buckets: args.output_buckets,
             no_factoriser: args.no_factoriser,
+            king_mirror: args.king_mirror,
             epochs: args.epochs,
             batch: args.batch,
             lr: args.lr,

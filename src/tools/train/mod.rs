@@ -6,7 +6,7 @@
 //! ```text
 //! zwischen train --data FILE [--data FILE2 ...] --out NET.nnue [--hidden 256] [--epochs 30]
 //!     [--batch 16384] [--lr 0.001] [--final-lr-ratio 0.01] [--wdl 0.25] [--weight-decay 0.01]
-//!     [--threads N] [--seed 1] [--val-fraction 0.01 | --val-data FILE] [--mirror]
+//!     [--threads N] [--seed 1] [--val-fraction 0.01 | --val-data FILE] [--mirror | --king-mirror]
 //!     [--checkpoint-dir DIR] [--cache-dir DIR] [--shuffle-buffer N]
 //!     [--resume CHECKPOINT | --init NET.nnue]
 //! ```
@@ -29,6 +29,9 @@
 //!   instead, so that runs on different data are judged on the same games. The validation
 //!   set is held in memory, about 70 bytes a position.
 //!   `--mirror` adds the left-right mirror of every position without castling rights.
+//!   `--king-mirror` mirrors the inputs instead (a perspective whose king is on files e-h
+//!   sees the board mirrored), which makes a position and its mirror one sample: `--mirror`
+//!   then only repeats samples.
 //! * **Network.** The engine's: accumulator per view = feature biases + the feature weights of
 //!   every piece ([`crate::eval::feature_index`]); `out = sum screlu(acc_us) * w[..H] +
 //!   sum screlu(acc_them) * w[H..] + b` with `screlu(x) = clamp(x, 0, 1)^2`; centipawns for the
@@ -105,6 +108,9 @@ pub struct Settings {
     pub output_buckets: usize,
     /// Train king buckets without shared (factoriser) rows.
     pub no_factoriser: bool,
+    /// Mirror a perspective's board left-right when its king is on files e-h (always so
+    /// with king buckets): a position and its mirror image then have the same inputs.
+    pub king_mirror: bool,
     pub epochs: usize,
     /// Positions per optimiser step.
     pub batch: usize,
@@ -153,6 +159,7 @@ impl Default for Settings {
             king_buckets: 1,
             output_buckets: 1,
             no_factoriser: false,
+            king_mirror: false,
             epochs: 30,
             batch: 16384,
             lr: 0.001,
@@ -236,9 +243,10 @@ impl Settings {
     /// The architecture a new run trains.
     pub fn architecture(&self) -> Architecture {
         let king = king_layout(self.king_buckets).unwrap_or(Buckets::NONE);
+        let mirrored = king.mirrored || self.king_mirror;
         Architecture {
             hidden: self.hidden.unwrap_or(HIDDEN),
-            buckets: Buckets { output: self.output_buckets, ..king },
+            buckets: Buckets { output: self.output_buckets, mirrored, ..king },
             factoriser: self.king_buckets > 1 && !self.no_factoriser,
         }
     }

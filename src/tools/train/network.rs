@@ -590,6 +590,12 @@ mod tests {
         Architecture { hidden, buckets, factoriser: true }
     }
 
+    /// No king buckets, the inputs mirrored (`--king-mirror`), two output buckets.
+    fn king_mirrored(hidden: usize) -> Architecture {
+        let buckets = Buckets { mirrored: true, output: 2, ..Buckets::NONE };
+        Architecture { hidden, buckets, factoriser: false }
+    }
+
     /// The feature-weight rows of `view` for a position's White-view features, spelt out
     /// from the rules (not from `feature_rows`).
     fn reference_rows(architecture: &Architecture, features: &[u16], view: Color) -> Vec<usize> {
@@ -739,6 +745,7 @@ mod tests {
         // Narrower than a tile: every parameter.
         check_gradient(Architecture::plain(8), |_| true);
         check_gradient(bucketed(8), |_| true);
+        check_gradient(king_mirrored(8), |_| true);
         // A full tile and a partial one: columns around the tile boundary and a few inside.
         let columns = |column| [0, 5, 31, 62, 63, 64, 65, 70, 71].contains(&column);
         check_gradient(Architecture::plain(TILE + 8), columns);
@@ -747,7 +754,9 @@ mod tests {
 
     #[test]
     fn evaluate_matches_the_sample_path() {
-        for architecture in [Architecture::plain(TILE + 16), bucketed(TILE + 16)] {
+        let architectures =
+            [Architecture::plain(TILE + 16), bucketed(TILE + 16), king_mirrored(TILE + 16)];
+        for architecture in architectures {
             let net = Network::with_architecture(architecture, 9);
             let data = dataset();
             let mut scratch = Scratch::new(TILE + 16);
@@ -773,6 +782,20 @@ mod tests {
         }
         assert_eq!(king_layout(1), Some(Buckets::NONE));
         assert_eq!(king_layout(3), None);
+    }
+
+    #[test]
+    fn mirrored_inputs_make_a_position_and_its_mirror_one() {
+        let net = Network::with_architecture(king_mirrored(TILE), 3);
+        let plain = Network::with_architecture(Architecture::plain(TILE), 3);
+        let (pos, mirror) = (
+            Position::from_fen("r3k2r/1pp2ppp/p1n5/4p3/2B1P1n1/2N2N2/PPP2PPP/R4RK1 w - - 0 1"),
+            Position::from_fen("r2k3r/ppp2pp1/5n1p/3p4/1n1P1B2/2N2N2/PPP2PPP/1KR4R w - - 0 1"),
+        );
+        let (pos, mirror) = (pos.unwrap(), mirror.unwrap());
+        // The same features, added in another order.
+        assert!((net.evaluate(&pos) - net.evaluate(&mirror)).abs() < 1e-3);
+        assert!((plain.evaluate(&pos) - plain.evaluate(&mirror)).abs() > 0.1);
     }
 
     /// The engine's integer evaluation as the file format documents it, in centipawns.
@@ -811,7 +834,7 @@ mod tests {
 
     #[test]
     fn quantised_net_survives_the_file_and_tracks_the_float_net() {
-        for architecture in [Architecture::plain(HIDDEN), bucketed(HIDDEN)] {
+        for architecture in [Architecture::plain(HIDDEN), bucketed(HIDDEN), king_mirrored(HIDDEN)] {
             let mut net = Network::with_architecture(architecture, 5);
             for value in net.params_mut() {
                 *value *= 1.5;
