@@ -350,3 +350,29 @@ fn pick_best(mut results: Vec<SearchResult>) -> SearchResult {
     }
     results.swap_remove(best_index)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_limit_counts_every_thread() {
+        let root = Position::from_fen(
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8",
+        )
+        .unwrap();
+        let limit = 100_000;
+        for threads in [1, 2, 4] {
+            let tt = Arc::new(TranspositionTable::new(16).unwrap());
+            let mut workers: Vec<Worker> = (0..threads).map(Worker::new).collect();
+            let job = SearchJob::new(root, Limits { nodes: Some(limit), ..Limits::default() });
+            let result = run(&job, &tt, &Arc::new(Shared::new()), &mut workers, &Silent);
+            let nodes = result.nodes as f64;
+            assert!(
+                (nodes - limit as f64).abs() <= 0.02 * limit as f64,
+                "{threads} threads searched {nodes} nodes"
+            );
+            assert!(result.best.is_some());
+        }
+    }
+}

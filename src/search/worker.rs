@@ -78,6 +78,12 @@ pub struct Worker {
     pub(super) nodes: u64,
     /// Nodes not yet added to the shared counter.
     pub(super) unreported_nodes: u64,
+    /// The other threads' nodes as of this thread's last report: a node limit counts every
+    /// thread's nodes (as `go nodes` means), exactly at one thread.
+    others_nodes: u64,
+    /// Nodes between reports to the shared counter (fewer under a node limit, so that the
+    /// threads see each other's counts in time).
+    report_interval: u64,
     pub(super) seldepth: usize,
     pub(super) root_moves: Vec<RootMove>,
     /// Index of the multi-PV line being searched.
@@ -128,6 +134,8 @@ impl Worker {
             keys: Vec::with_capacity(1024),
             nodes: 0,
             unreported_nodes: 0,
+            others_nodes: 0,
+            report_interval: 1024,
             seldepth: 0,
             root_moves: Vec::new(),
             pv_index: 0,
@@ -177,12 +185,15 @@ impl Worker {
     pub(super) fn count_node(&mut self) {
         self.nodes += 1;
         self.unreported_nodes += 1;
-        if self.node_limit.is_some_and(|limit| self.nodes >= limit) && self.root_depth > 1 {
+        if self.node_limit.is_some_and(|limit| self.nodes + self.others_nodes >= limit)
+            && self.root_depth > 1
+        {
             self.stopped = true;
             self.shared().stop();
         }
-        if self.unreported_nodes >= 1024 {
-            self.shared().nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
+        if self.unreported_nodes >= self.report_interval {
+            let reported = self.shared().nodes.fetch_add(self.unreported_nodes, Ordering::Relaxed);
+            self.others_nodes = (reported + self.unreported_nodes).saturating_sub(self.nodes);
             self.unreported_nodes = 0;
             self.check_stop();
         }
@@ -315,6 +326,7 @@ impl Worker {
         let root = &job.root;
         self.nodes = 0;
         self.unreported_nodes = 0;
+        self.others_nodes = 0;
         self.stopped = false;
         self.root_depth = 0;
         self.exhaustive = false;
@@ -330,12 +342,13 @@ impl Worker {
         self.time = self
             .is_main()
             .then(|| TimeManager::new(&job.limits, root.side_to_move(), job.move_overhead_ms));
+        // Node limits count the nodes of all threads together; every thread watches them.
         let strength_nodes = job.strength.map(|s| s.node_budget());
         self.node_limit = match (job.limits.nodes, strength_nodes) {
-            _ if !self.is_main() => None,
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
+        self.report_interval = self.node_limit.map_or(1024, |limit| (limit / 256).clamp(16, 1024));
         self.root_moves = root
             .legal_moves()
             .iter()
