@@ -37,6 +37,11 @@ pub fn run(args: Args) -> ExitCode {
     if result.tbhits > 0 {
         eprintln!("{} tbhits", result.tbhits);
     }
+    let hit_rate = result.hash_hits as f64 * 100.0 / result.hash_probes.max(1) as f64;
+    eprintln!(
+        "hash: {} of {} probes found the position ({hit_rate:.1} %)",
+        result.hash_hits, result.hash_probes
+    );
     println!("{} nodes {} nps", result.nodes, result.nps);
     ExitCode::SUCCESS
 }

@@ -261,7 +261,7 @@ impl Worker {
         // (not while a move is excluded: the stored result includes that move).
         let excluded = self.frames[ply].excluded;
         let key = pos.key();
-        let entry = self.tt().probe(key);
+        let entry = self.probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
         let hash_score = entry.map(|e| score_from_tt(e.score, ply, pos.halfmove_clock()));
         // A node that is or was on a principal variation: reduced less, and remembered as such.

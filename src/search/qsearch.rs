@@ -42,7 +42,7 @@ impl Worker {
         }
 
         let key = pos.key();
-        let entry = self.tt().probe(key);
+        let entry = self.probe(key);
         let hash_move = entry.map_or(Move::NONE, |e| e.mv);
         let hash_score = entry.map(|e| score_from_tt(e.score, ply, pos.halfmove_clock()));
         if !PV

@@ -10,7 +10,7 @@ use crate::eval::{self, AccumulatorStack, Network};
 use super::correction::CorrectionHistory;
 use super::history::History;
 use super::params::*;
-use super::tt::{Bound, TranspositionTable};
+use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{
     INFINITY, MATE, MATE_BOUND, MAX_PLY, PvInfo, Reporter, SearchJob, SearchResult, Shared,
     TB_BOUND, TB_WIN, TimeManager,
@@ -85,6 +85,10 @@ pub struct Worker {
     /// threads see each other's counts in time).
     report_interval: u64,
     pub(super) seldepth: usize,
+    /// Hash table probes of the main and quiescence searches in this search, and those that
+    /// found the position.
+    pub(super) hash_probes: u64,
+    pub(super) hash_hits: u64,
     pub(super) root_moves: Vec<RootMove>,
     /// Index of the multi-PV line being searched.
     pub(super) pv_index: usize,
@@ -137,6 +141,8 @@ impl Worker {
             others_nodes: 0,
             report_interval: 1024,
             seldepth: 0,
+            hash_probes: 0,
+            hash_hits: 0,
             root_moves: Vec::new(),
             pv_index: 0,
             root_depth: 0,
@@ -162,6 +168,20 @@ impl Worker {
     pub fn clear(&mut self) {
         self.history.clear();
         self.correction.clear();
+    }
+
+    /// This thread's hash table probes in its last search, and those that found the position.
+    pub fn hash_hits(&self) -> (u64, u64) {
+        (self.hash_probes, self.hash_hits)
+    }
+
+    /// Probes the hash table for `key`, counting the probe.
+    #[inline(always)]
+    pub(super) fn probe(&mut self, key: u64) -> Option<TtEntry> {
+        let entry = self.tt().probe(key);
+        self.hash_probes += 1;
+        self.hash_hits += u64::from(entry.is_some());
+        entry
     }
 
     /// The hash table of the search in progress.
@@ -327,6 +347,7 @@ impl Worker {
         self.nodes = 0;
         self.unreported_nodes = 0;
         self.others_nodes = 0;
+        (self.hash_probes, self.hash_hits) = (0, 0);
         self.stopped = false;
         self.root_depth = 0;
         self.exhaustive = false;

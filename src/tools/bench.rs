@@ -77,6 +77,9 @@ pub struct BenchResult {
     pub nps: u64,
     /// Successful table probes.
     pub tbhits: u64,
+    /// Hash table probes, and those that found the position.
+    pub hash_probes: u64,
+    pub hash_hits: u64,
 }
 
 /// Bench positions with at least this many pieces: no search to the bench depth gets from
@@ -93,10 +96,10 @@ pub fn run_with_tables(
 ) -> BenchResult {
     let tt = match TranspositionTable::new(16) {
         Ok(tt) => std::sync::Arc::new(tt),
-        Err(_) => return BenchResult { nodes: 0, nps: 0, tbhits: 0 },
+        Err(_) => return BenchResult { nodes: 0, nps: 0, tbhits: 0, hash_probes: 0, hash_hits: 0 },
     };
     let mut workers = vec![Worker::new(0)];
-    let (mut nodes, mut tbhits) = (0, 0);
+    let (mut nodes, mut tbhits, mut hash_probes, mut hash_hits) = (0, 0, 0, 0);
     let start = Instant::now();
     for fen in POSITIONS {
         let Ok(root) = Position::from_fen(fen) else {
@@ -112,9 +115,11 @@ pub fn run_with_tables(
         let shared = std::sync::Arc::new(Shared::new());
         nodes += search::run(&job, &tt, &shared, &mut workers, &Silent).nodes;
         tbhits += shared.tb_hits.load(std::sync::atomic::Ordering::Relaxed);
+        let (probes, hits) = workers[0].hash_hits();
+        (hash_probes, hash_hits) = (hash_probes + probes, hash_hits + hits);
     }
     let seconds = start.elapsed().as_secs_f64().max(1e-6);
-    BenchResult { nodes, nps: (nodes as f64 / seconds) as u64, tbhits }
+    BenchResult { nodes, nps: (nodes as f64 / seconds) as u64, tbhits, hash_probes, hash_hits }
 }
 
 #[cfg(test)]
