@@ -10,7 +10,9 @@ last one stopped):
   generators paused (so no file is caught half-written) and counts them (DIR/data.txt);
 - train: `zwischen train` on those chunks, in the manifest's order, or on the copies
   (DIR/net.nnue, log DIR/train.log), the generators paused when --pause is given (so two
-  training threads get both cores). The trainer's result depends only on the data, its
+  training threads get both cores); validated on --val-data FILE (repeat) or else the
+  data's last 3 %, with mirrored copies (`--mirror`) unless --train-args mirror the inputs
+  (`--king-mirror`). The trainer's result depends only on the data, its
   order, the arguments (--threads among them) and the seed; DIR/lineage.txt records the
   trainer's commit and the exact command;
 - scale: brings DIR/net.nnue's evaluations to the size of the net main embeds (--reference-net)
@@ -167,15 +169,26 @@ def train(args):
     command = [args.trainer, "train"]
     if args.chunks:
         # Relative paths, so that the recorded command runs from any clone.
+        held_out = {os.path.abspath(path) for path in args.val_data}
         for path, _, _ in manifest_chunks(args.chunks):
-            command += ["--data", os.path.relpath(path, CHECKOUT)]
+            if os.path.abspath(path) not in held_out:
+                command += ["--data", os.path.relpath(path, CHECKOUT)]
     else:
         data = os.path.join(args.dir, "data")
         for name in sorted(os.listdir(data)):
             command += ["--data", os.path.join(data, name)]
     command += ["--out", os.path.join(args.dir, "net.nnue")]
-    command += ["--threads", "2", "--seed", str(args.seed), "--val-fraction", "0.03", "--batch", "4096"]
-    command += ["--mirror", *shlex.split(args.train_args)]
+    command += ["--threads", "2", "--seed", str(args.seed), "--batch", "4096"]
+    if args.val_data:
+        for path in args.val_data:
+            command += ["--val-data", os.path.relpath(os.path.abspath(path), CHECKOUT)]
+    else:
+        command += ["--val-fraction", "0.03"]
+    train_args = shlex.split(args.train_args)
+    # Mirrored copies unless the inputs are mirrored (gen8's lineage command relies on them).
+    if "--king-mirror" not in train_args:
+        command.append("--mirror")
+    command += train_args
     with open(os.path.join(args.dir, "lineage.txt"), "a") as file:
         file.write(f"trainer: zwischen at {args.trainer_commit}\n")
         file.write("train: " + " ".join(shlex.quote(part) for part in ["zwischen", *command[1:]]) + "\n")
@@ -300,6 +313,9 @@ def main():
     parser.add_argument("--data", action="append", default=[],
                         help="instead of --chunks: a data file outside data/ (repeat)")
     parser.add_argument("--seed", type=int, default=1, help="the trainer's seed")
+    parser.add_argument("--val-data", action="append", default=[], metavar="FILE",
+                        help="validate on these games (repeat; the fixed validation set of "
+                             "docs/network.md) instead of the last 3 %% of the data")
     parser.add_argument("--base", help="the build with the net to beat (match and gate steps)")
     parser.add_argument("--train-args", default="--hidden 256 --output-buckets 8 --epochs 24 --lr 0.002 --wdl 0")
     parser.add_argument("--pause", action="store_true", help="pause the generators while training")
