@@ -169,10 +169,8 @@ def train(args):
     command = [args.trainer, "train"]
     if args.chunks:
         # Relative paths, so that the recorded command runs from any clone.
-        held_out = {os.path.abspath(path) for path in args.val_data}
         for path, _, _ in manifest_chunks(args.chunks):
-            if os.path.abspath(path) not in held_out:
-                command += ["--data", os.path.relpath(path, CHECKOUT)]
+            command += ["--data", os.path.relpath(path, CHECKOUT)]
     else:
         data = os.path.join(args.dir, "data")
         for name in sorted(os.listdir(data)):
@@ -180,8 +178,9 @@ def train(args):
     command += ["--out", os.path.join(args.dir, "net.nnue")]
     command += ["--threads", "2", "--seed", str(args.seed), "--batch", "4096"]
     if args.val_data:
+        # The trainer leaves a validation file that is among the chunks out of training.
         for path in args.val_data:
-            command += ["--val-data", os.path.relpath(os.path.abspath(path), CHECKOUT)]
+            command += ["--val-data", os.path.relpath(path, CHECKOUT)]
     else:
         command += ["--val-fraction", "0.03"]
     train_args = shlex.split(args.train_args)
