@@ -10,7 +10,7 @@ use std::sync::Mutex;
 
 use zwischen::chess::{Move, Position};
 use zwischen::search::{
-    self, Limits, PvInfo, Reporter, ScoreReport, SearchJob, Shared, TranspositionTable, Worker,
+    self, Limits, PvInfo, Reporter, ScoreReport, SearchJob, Shared, ThreadPool, TranspositionTable,
 };
 
 /// Collects the score of each completed iteration.
@@ -76,11 +76,11 @@ fn iteration_scores(
     depth: i32,
 ) -> Vec<(i32, ScoreReport)> {
     tt.clear();
-    let mut workers = vec![Worker::new(0)];
+    let mut pool = ThreadPool::new(1);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let job = SearchJob::new(Position::from_fen(fen).unwrap(), limits);
     let reporter = Scores(Mutex::new(Vec::new()));
-    search::run(&job, tt, &std::sync::Arc::new(Shared::new()), &mut workers, &reporter);
+    search::run(&job, tt, &std::sync::Arc::new(Shared::new()), &mut pool, &reporter);
     reporter.0.into_inner().unwrap()
 }
 

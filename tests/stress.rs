@@ -124,6 +124,41 @@ fn go_infinite_then_quit_exits() {
     assert!(sent.elapsed() < Duration::from_secs(5));
 }
 
+/// The ids of the engine's threads (Linux).
+#[cfg(target_os = "linux")]
+fn thread_ids(e: &Engine) -> std::collections::BTreeSet<String> {
+    let tasks = std::fs::read_dir(format!("/proc/{}/task", e.pid())).unwrap();
+    tasks.map(|task| task.unwrap().file_name().to_string_lossy().into_owned()).collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn searches_keep_their_threads_and_threads_changes_end_the_old_ones() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 4");
+    let mut searching = Vec::new();
+    for moves in ["e2e4", "e2e4 e7e5", "e2e4 c7c5", "d2d4"] {
+        e.send(&format!("position startpos moves {moves}"));
+        e.send("go infinite");
+        e.sync();
+        // Counted while the search runs: every search thread exists now.
+        searching.push(thread_ids(&e));
+        e.send("stop");
+        e.expect_prefix("bestmove", SOON);
+        e.send("ucinewgame");
+    }
+    // The very same threads searched every time: none was started for a move.
+    assert!(searching.iter().all(|ids| *ids == searching[0]), "{searching:?}");
+    e.send("setoption name Threads value 1");
+    e.sync();
+    // The three helper threads ended; the rest stayed.
+    let after = thread_ids(&e);
+    assert_eq!(after.len() + 3, searching[0].len(), "{searching:?} -> {after:?}");
+    assert!(after.is_subset(&searching[0]), "{searching:?} -> {after:?}");
+    let (line, _) = e.go("depth 6");
+    assert_ne!(line, "bestmove (none)");
+}
+
 /// Needs the `test-hooks` feature (`cargo test --release --features test-hooks --test stress`,
 /// as CI runs it): only that build panics on request.
 #[cfg(feature = "test-hooks")]

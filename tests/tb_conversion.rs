@@ -13,7 +13,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use zwischen::chess::{Color, Position};
 use zwischen::search::{
-    self, Limits, STACK_SIZE, SearchJob, Shared, Silent, TablebaseUse, TranspositionTable, Worker,
+    self, Limits, STACK_SIZE, SearchJob, Shared, Silent, TablebaseUse, ThreadPool,
+    TranspositionTable,
 };
 use zwischen::tablebase::{Tablebases, Wdl};
 
@@ -110,7 +111,7 @@ enum Ending {
 fn play_out(start: Position, tables: &Arc<Tablebases>) -> (Ending, usize) {
     let winner = start.side_to_move();
     let tt = std::sync::Arc::new(TranspositionTable::new(4).unwrap());
-    let mut workers = vec![Worker::new(0)];
+    let mut pool = ThreadPool::new(1);
     let mut pos = start;
     // Keys since the last capture or pawn move, the current position last.
     let mut keys: Vec<u64> = vec![pos.key()];
@@ -139,7 +140,7 @@ fn play_out(start: Position, tables: &Arc<Tablebases>) -> (Ending, usize) {
             ..SearchJob::new(pos, Limits { nodes: Some(NODES), ..Limits::default() })
         };
         let best =
-            search::run(&job, &tt, &std::sync::Arc::new(Shared::new()), &mut workers, &Silent).best;
+            search::run(&job, &tt, &std::sync::Arc::new(Shared::new()), &mut pool, &Silent).best;
         pos.make_move(best.expect("a position with legal moves has a best move"));
         if pos.halfmove_clock() == 0 {
             keys.clear();

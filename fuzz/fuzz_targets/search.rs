@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use libfuzzer_sys::fuzz_target;
 use zwischen::chess::Position;
 use zwischen::search::{
-    self, Limits, SearchJob, Shared, Silent, TablebaseUse, TranspositionTable, Worker,
+    self, Limits, SearchJob, Shared, Silent, TablebaseUse, ThreadPool, TranspositionTable,
 };
 use zwischen::tablebase::Tablebases;
 
@@ -30,7 +30,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let Ok(root) = Position::from_fen(text) else { return };
     let tt = std::sync::Arc::new(TranspositionTable::new(1).unwrap());
-    let mut workers = vec![Worker::new(0)];
+    let mut pool = ThreadPool::new(1);
     let job = SearchJob {
         root,
         history: Vec::new(),
@@ -43,7 +43,7 @@ fuzz_target!(|data: &[u8]| {
         tablebases: Some(tablebases()),
     };
     let shared = std::sync::Arc::new(Shared::new());
-    let result = search::run(&job, &tt, &shared, &mut workers, &Silent);
+    let result = search::run(&job, &tt, &shared, &mut pool, &Silent);
     match result.best {
         Some(mv) => assert!(root.legal_moves().contains(mv)),
         None => assert!(root.legal_moves().is_empty()),

@@ -7,6 +7,7 @@ mod mate_check;
 mod movepick;
 mod negamax;
 pub mod params;
+mod pool;
 mod qsearch;
 mod repetition;
 pub mod strength;
@@ -21,6 +22,7 @@ use std::time::Instant;
 
 use crate::chess::{Move, Position};
 use crate::tablebase::Tablebases;
+pub use pool::ThreadPool;
 pub use time::{Limits, TimeManager};
 pub use tt::{Bound, TranspositionTable};
 pub use worker::{STACK_SIZE, Worker};
@@ -236,13 +238,14 @@ impl Reporter for RememberShown<'_> {
     }
 }
 
-/// Runs a whole search on `workers` (the first is the main thread; the others help) and
-/// reports the best move. Blocks until the search ends; `shared.stop` ends it early.
+/// Runs a whole search on the threads of `pool` (the main search on this thread, the helpers
+/// on theirs) and reports the best move. Blocks until the search ends; `shared.stop` ends it
+/// early.
 pub fn run(
     job: &SearchJob,
     tt: &Arc<TranspositionTable>,
     shared: &Arc<Shared>,
-    workers: &mut [Worker],
+    pool: &mut ThreadPool,
     reporter: &dyn Reporter,
 ) -> SearchResult {
     // Lets the tests check the panic policy of the UCI layer (tests/stress.rs); compiled only
@@ -254,43 +257,12 @@ pub fn run(
     tt.new_search();
     shared.nodes.store(0, Ordering::Relaxed);
     shared.tb_hits.store(0, Ordering::Relaxed);
-    let Some((main, helpers)) = workers.split_first_mut() else {
-        shared.done.store(true, Ordering::SeqCst);
-        reporter.best_move(None, None);
-        return SearchResult {
-            best: None,
-            ponder: None,
-            score: 0,
-            depth: 0,
-            seldepth: 0,
-            pv: Vec::new(),
-            bound: None,
-            nodes: 0,
-        };
-    };
+    if let Some(error) = pool.start_error() {
+        reporter.message(&format!("error: {error}"));
+    }
     let reporter = RememberShown { inner: reporter, first_move: Mutex::new(None) };
-    let (main_result, helper_results) = std::thread::scope(|scope| {
-        let handles: Vec<_> = helpers
-            .iter_mut()
-            .filter_map(|helper| {
-                let builder = std::thread::Builder::new().stack_size(worker::STACK_SIZE);
-                match builder
-                    .spawn_scoped(scope, || helper.iterative_deepening(job, tt, shared, &Silent))
-                {
-                    Ok(handle) => Some(handle),
-                    Err(error) => {
-                        reporter.message(&format!("error: cannot start a search thread: {error}"));
-                        None
-                    }
-                }
-            })
-            .collect();
-        let main_result = main.iterative_deepening(job, tt, shared, &reporter);
-        shared.stop();
-        let helper_results: Vec<SearchResult> =
-            handles.into_iter().filter_map(|h| h.join().ok()).collect();
-        (main_result, helper_results)
-    });
+    let (main_result, helper_results) =
+        pool.search(job, tt, shared, |main| main.iterative_deepening(job, tt, shared, &reporter));
     let mut results = vec![main_result];
     results.extend(helper_results);
     let mut best = pick_best(results);
@@ -364,9 +336,9 @@ mod tests {
         let limit = 100_000;
         for threads in [1, 2, 4] {
             let tt = Arc::new(TranspositionTable::new(16).unwrap());
-            let mut workers: Vec<Worker> = (0..threads).map(Worker::new).collect();
+            let mut pool = ThreadPool::new(threads);
             let job = SearchJob::new(root, Limits { nodes: Some(limit), ..Limits::default() });
-            let result = run(&job, &tt, &Arc::new(Shared::new()), &mut workers, &Silent);
+            let result = run(&job, &tt, &Arc::new(Shared::new()), &mut pool, &Silent);
             let nodes = result.nodes as f64;
             assert!(
                 (nodes - limit as f64).abs() <= 0.02 * limit as f64,

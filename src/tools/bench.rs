@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use crate::chess::Position;
 use crate::search::{
-    self, Limits, SearchJob, Shared, Silent, TablebaseUse, TranspositionTable, Worker,
+    self, Limits, SearchJob, Shared, Silent, TablebaseUse, ThreadPool, TranspositionTable,
 };
 
 pub const DEFAULT_DEPTH: i32 = 13;
@@ -98,7 +98,7 @@ pub fn run_with_tables(
         Ok(tt) => std::sync::Arc::new(tt),
         Err(_) => return BenchResult { nodes: 0, nps: 0, tbhits: 0, hash_probes: 0, hash_hits: 0 },
     };
-    let mut workers = vec![Worker::new(0)];
+    let mut pool = ThreadPool::new(1);
     let (mut nodes, mut tbhits, mut hash_probes, mut hash_hits) = (0, 0, 0, 0);
     let start = Instant::now();
     for fen in POSITIONS {
@@ -113,9 +113,9 @@ pub fn run_with_tables(
             ..SearchJob::new(root, Limits { depth: Some(depth), ..Limits::default() })
         };
         let shared = std::sync::Arc::new(Shared::new());
-        nodes += search::run(&job, &tt, &shared, &mut workers, &Silent).nodes;
+        nodes += search::run(&job, &tt, &shared, &mut pool, &Silent).nodes;
         tbhits += shared.tb_hits.load(std::sync::atomic::Ordering::Relaxed);
-        let (probes, hits) = workers[0].hash_hits();
+        let (probes, hits) = pool.main_worker().hash_hits();
         (hash_probes, hash_hits) = (hash_probes + probes, hash_hits + hits);
     }
     let seconds = start.elapsed().as_secs_f64().max(1e-6);

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use crate::chess::{Move, Position};
 use crate::search::{
-    self, Limits, PvInfo, Reporter, SearchJob, Shared, TranspositionTable, Worker,
+    self, Limits, PvInfo, Reporter, SearchJob, Shared, ThreadPool, TranspositionTable,
 };
 
 /// How long to search each position.
@@ -146,13 +146,13 @@ pub fn run(
         .or_else(|_| TranspositionTable::new(16))
         .map(Arc::new)
         .expect("a 16 MB hash table");
-    let mut workers: Vec<Worker> = (0..threads.max(1)).map(Worker::new).collect();
+    let mut pool = ThreadPool::new(threads);
     let progress = std::io::stderr().is_terminal();
     let start = Instant::now();
     let mut solved = 0;
     for (i, case) in cases.iter().enumerate() {
         tt.clear();
-        workers.iter_mut().for_each(Worker::clear);
+        pool.clear();
         let limits = match budget {
             Budget::MoveTime(ms) => Limits { move_time: Some(ms), ..Limits::default() },
             Budget::Depth(depth) => Limits { depth: Some(depth), ..Limits::default() },
@@ -160,7 +160,7 @@ pub fn run(
         };
         let job = SearchJob::new(case.position, limits);
         let recorder = Recorder(Mutex::new(Vec::new()));
-        let result = search::run(&job, &tt, &Arc::new(Shared::new()), &mut workers, &recorder);
+        let result = search::run(&job, &tt, &Arc::new(Shared::new()), &mut pool, &recorder);
         let iterations = recorder.0.into_inner().unwrap_or_default();
         let chosen = result.best.unwrap_or(Move::NONE);
         let pass = case.is_right(chosen);

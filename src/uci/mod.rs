@@ -9,20 +9,21 @@ mod command;
 mod input;
 mod options;
 mod output;
+mod search_thread;
 
 use std::collections::VecDeque;
-use std::sync::Arc;
 use std::sync::atomic::Ordering;
-use std::sync::mpsc::{self, Sender};
-use std::thread::JoinHandle;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex};
 
 use crate::chess::Position;
-use crate::search::{self, Limits, SearchJob, Shared, TablebaseUse, TranspositionTable, Worker};
+use crate::search::{Limits, SearchJob, Shared, TablebaseUse, ThreadPool, TranspositionTable};
 use crate::tablebase::Tablebases;
 pub use command::{Command, CommandError, GoParams, parse};
 pub use input::read_line;
 use options::{Effect, Options};
 use output::UciReporter;
+use search_thread::{SearchTask, SearchThread};
 
 /// What the reader thread and the search thread tell the loop.
 enum Event {
@@ -34,7 +35,8 @@ enum Event {
 /// A search in progress.
 struct RunningSearch {
     shared: Arc<Shared>,
-    handle: JoinHandle<Vec<Worker>>,
+    /// Hears once the search thread is done with it.
+    finished: Receiver<()>,
 }
 
 struct Engine {
@@ -45,8 +47,10 @@ struct Engine {
     tt: Arc<TranspositionTable>,
     /// The Syzygy tables of `SyzygyPath`, shared by the search threads.
     tablebases: Arc<Tablebases>,
-    /// The search threads' states; taken by a running search and handed back at its end.
-    workers: Vec<Worker>,
+    /// The search's workers and helper threads; the search thread holds them while it runs.
+    pool: Arc<Mutex<ThreadPool>>,
+    /// Runs every `go`; started at the first one, and again after a failure.
+    search_thread: Option<SearchThread>,
     search: Option<RunningSearch>,
     /// Commands received during a search that must wait for its end.
     pending: VecDeque<String>,
@@ -88,7 +92,8 @@ impl Engine {
             history: Vec::new(),
             tt: Arc::new(tt),
             tablebases: Arc::new(Tablebases::empty()),
-            workers: (0..options.threads).map(Worker::new).collect(),
+            pool: Arc::new(Mutex::new(ThreadPool::new(options.threads))),
+            search_thread: None,
             options,
             search: None,
             pending: VecDeque::new(),
@@ -132,7 +137,7 @@ impl Engine {
         }
     }
 
-    /// A search thread said it is done: take the workers back and run what waited. The
+    /// The search thread said it is done: close the search and run what waited. The
     /// message may be stale (its search was already joined when a command arrived after its
     /// `bestmove`); it only concerns the current search if that one has finished.
     fn search_finished(&mut self) -> bool {
@@ -176,18 +181,17 @@ impl Engine {
 
     /// Fresh workers, as many as `Threads` says (they forget their histories).
     fn rebuild_workers(&mut self) {
-        self.workers = (0..self.options.threads).map(Worker::new).collect();
+        search_thread::lock(&self.pool).reset(self.options.threads);
     }
 
+    /// Waits until the search thread is done with the current search.
     fn join_search(&mut self) {
-        if let Some(search) = self.search.take() {
-            match search.handle.join() {
-                Ok(workers) => self.workers = workers,
-                Err(_) => {
-                    output::error("the search thread failed; its state was reset");
-                    self.rebuild_workers();
-                }
-            }
+        if let Some(search) = self.search.take()
+            && search.finished.recv().is_err()
+        {
+            output::error("the search thread failed; its state was reset");
+            self.search_thread = None;
+            self.rebuild_workers();
         }
     }
 
@@ -218,9 +222,7 @@ impl Engine {
             Command::IsReady => output::line("readyok"),
             Command::UciNewGame => {
                 self.tt.clear();
-                for worker in &mut self.workers {
-                    worker.clear();
-                }
+                search_thread::lock(&self.pool).clear();
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { fen, moves } => {
@@ -369,51 +371,41 @@ impl Engine {
             tablebases: self.tablebase_use(),
         };
         let shared = Arc::new(Shared::new());
-        shared.pondering.store(params.ponder, std::sync::atomic::Ordering::SeqCst);
+        shared.pondering.store(params.ponder, Ordering::SeqCst);
         let reporter =
             UciReporter { chess960: self.options.chess960, show_wdl: self.options.show_wdl };
-        let tt = Arc::clone(&self.tt);
-        let thread_shared = Arc::clone(&shared);
-        let mut workers = std::mem::take(&mut self.workers);
-        let events = self.events.clone();
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(search::STACK_SIZE)
-            .spawn(move || {
-                // Panic policy: a bug in the search must not take the engine down or leave
-                // the GUI waiting. The panic is reported, a legal move is still played, the
-                // search threads' state is rebuilt, and the engine keeps serving.
-                let threads = workers.len().max(1);
-                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    search::run(&job, &tt, &thread_shared, &mut workers, &reporter);
-                }));
-                if let Err(panic) = searched {
-                    let what = panic
-                        .downcast_ref::<&str>()
-                        .map(|s| s.to_string())
-                        .or_else(|| panic.downcast_ref::<String>().cloned())
-                        .unwrap_or_default();
-                    output::error(&format!("the search failed ({what}); playing a legal move"));
-                    if !thread_shared.done.swap(true, Ordering::SeqCst) {
-                        let any = job.root.legal_moves().as_slice().first().copied();
-                        reporter.print_best_move(any, None);
-                    }
-                    workers = (0..threads).map(Worker::new).collect();
-                }
-                let _ = events.send(Event::SearchDone);
-                workers
-            });
-        match spawned {
-            Ok(handle) => self.search = Some(RunningSearch { shared, handle }),
+        let task = SearchTask {
+            job,
+            tt: Arc::clone(&self.tt),
+            shared: Arc::clone(&shared),
+            reporter,
+            threads: self.options.threads,
+        };
+        match self.search_thread().and_then(|thread| thread.search(task)) {
+            Ok(finished) => self.search = Some(RunningSearch { shared, finished }),
             Err(error) => {
                 output::error(&format!("cannot start the search: {error}"));
-                self.rebuild_workers();
+                self.search_thread = None;
                 // Still answer the `go`, with any legal move.
                 let any = self.position.legal_moves().as_slice().first().copied();
                 UciReporter { chess960: self.options.chess960, show_wdl: false }
                     .print_best_move(any, None);
             }
         }
+    }
+
+    /// The search thread, started if it is not running.
+    fn search_thread(&mut self) -> Result<&SearchThread, String> {
+        if self.search_thread.is_none() {
+            let events = self.events.clone();
+            let on_done = move || {
+                let _ = events.send(Event::SearchDone);
+            };
+            let thread = SearchThread::start(Arc::clone(&self.pool), on_done)
+                .map_err(|error| error.to_string())?;
+            self.search_thread = Some(thread);
+        }
+        Ok(self.search_thread.as_ref().expect("started above"))
     }
 
     /// `go perft`: Stockfish's output, counted on `Threads` threads with a perft table of

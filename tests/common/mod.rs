@@ -118,6 +118,11 @@ impl Engine {
         self.expect("readyok", SOON, |l| l == "readyok").1
     }
 
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Sends `go ...` and returns the bestmove line and the info lines before it.
     pub fn go(&mut self, args: &str) -> (String, Vec<String>) {
         self.send(&format!("go {args}"));

@@ -29,7 +29,7 @@ use rand::{RngExt, SeedableRng};
 use super::records::pack::{self, PackWriter};
 use super::records::{self, Game};
 use crate::chess::{Color, Move, Position};
-use crate::search::{self, Limits, SearchJob, Shared, Silent, TranspositionTable, Worker};
+use crate::search::{self, Limits, SearchJob, Shared, Silent, ThreadPool, TranspositionTable};
 use crate::tablebase::Tablebases;
 
 /// How datagen stores what it plays.
@@ -101,7 +101,7 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
                 let mut rng =
                     StdRng::seed_from_u64(seed ^ (thread as u64).wrapping_mul(0x9e37_79b9));
                 let tt = Arc::new(TranspositionTable::new(16).expect("16 MB for the hash table"));
-                let mut workers = vec![Worker::new(0)];
+                let mut pool = ThreadPool::new(1);
                 while next_game.fetch_add(1, Ordering::Relaxed) < settings.games {
                     if stop_file.exists() {
                         break;
@@ -112,7 +112,7 @@ pub fn run(settings: &Settings, openings: &[String], path: &str) -> std::io::Res
                         let fen = &openings[rng.random_range(0..openings.len())];
                         Position::from_fen(fen).unwrap_or_else(|_| Position::startpos())
                     };
-                    let game = play_game(start, settings, &mut rng, &tt, &mut workers);
+                    let game = play_game(start, settings, &mut rng, &tt, &mut pool);
                     if game.plies.is_empty() {
                         // Over before a move was searched (the tables or the rules ended it).
                         continue;
@@ -177,7 +177,7 @@ fn play_game(
     settings: &Settings,
     rng: &mut StdRng,
     tt: &Arc<TranspositionTable>,
-    workers: &mut [Worker],
+    pool: &mut ThreadPool,
 ) -> Game {
     // Random plies first, for variety.
     let start = pos;
@@ -192,9 +192,7 @@ fn play_game(
         pos.make_move(mv);
     }
     tt.clear();
-    for worker in workers.iter_mut() {
-        worker.clear();
-    }
+    pool.clear();
     let mut history: Vec<u64> = Vec::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();
     let mut plies: Vec<(Move, i16)> = Vec::new();
@@ -233,7 +231,7 @@ fn play_game(
             ..SearchJob::new(pos, Limits { nodes: Some(settings.nodes), ..Limits::default() })
         };
         let shared = Arc::new(Shared::new());
-        let found = search::run(&job, tt, &shared, workers, &Silent);
+        let found = search::run(&job, tt, &shared, pool, &Silent);
         let Some(best) = found.best else { break 1 };
         let white_score = found.score * pos.side_to_move().sign();
         // Adjudicate clear wins to save time.
@@ -270,9 +268,8 @@ mod tests {
     fn play(fen: &str, settings: &Settings) -> (u8, Vec<PackedPosition>) {
         let tt = Arc::new(TranspositionTable::new(1).unwrap());
         let mut rng = StdRng::seed_from_u64(1);
-        let mut workers = vec![Worker::new(0)];
-        let game =
-            play_game(Position::from_fen(fen).unwrap(), settings, &mut rng, &tt, &mut workers);
+        let mut pool = ThreadPool::new(1);
+        let game = play_game(Position::from_fen(fen).unwrap(), settings, &mut rng, &tt, &mut pool);
         (game.result, game.training_records())
     }
 
