@@ -3,16 +3,17 @@
 //!
 //! P(win) = 1 / (1 + exp(-(score - A) / B)) and P(loss) = 1 / (1 + exp(-(-score - A) / B));
 //! the draw takes the rest. A and B were fitted by maximum likelihood (`zwischen fit-wdl`) on
-//! the scores and results of Zwischen's own games with the network (gen2) at 8+0.08 s:
-//! 21,086 scored positions of 148 games between two gen2 builds
-//! (`scripts/pgn_scores.py`, then `zwischen convert` and `zwischen fit-wdl`).
+//! the scores and results of Zwischen's own games with the embedded network (gen9) at
+//! 8+0.08 s: the 28,436 scored positions of gen9's moves in its 408 landing games against
+//! gen8 (`scripts/pgn_scores.py --engine new`, then `zwischen convert` and `zwischen
+//! fit-wdl`; docs/network-history.md). gen2's games gave A = 201.5, B = 99.6.
 
 use super::TB_BOUND;
 
 /// Score (cp) at which a win is as likely as not.
-pub const WDL_A: f64 = 201.5;
+pub const WDL_A: f64 = 213.4;
 /// Spread (cp) of the logistic curves.
-pub const WDL_B: f64 = 99.6;
+pub const WDL_B: f64 = 97.6;
 
 /// (win, draw, loss) per mille for `score` from the side to move's view.
 pub fn wdl(score: i32) -> (u32, u32, u32) {
