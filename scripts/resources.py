@@ -2,10 +2,12 @@
 """Start-up time and memory of the engine process (Linux: reads /proc).
 
 1. `uci` -> `uciok` time, process start included, over 50 starts.
-2. For several Hash sizes: resident memory (RSS) when idle and after three 4-second
-   searches, against the budget of Hash + 16 MiB, and the number of threads.
+2. For several Hash sizes and each `Threads` of --threads: resident memory (RSS) when
+   idle and after three 4-second searches, against the budget of Hash + 32 MiB, and the
+   number of threads the process has.
 
-    python3 scripts/resources.py [--engine target/release/zwischen]
+    python3 scripts/resources.py [--engine target/release/zwischen] [--threads 1,2,8]
+        [--hash 1,16,64,256,1024]
 """
 
 import argparse
@@ -37,6 +39,10 @@ class Engine(UciProcess):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--engine", default="target/release/zwischen")
+    parser.add_argument("--threads", default="1",
+                        help="the Threads values to measure memory at, e.g. 1,2,8")
+    parser.add_argument("--hash", default="1,16,64,256,1024",
+                        help="the Hash sizes (MiB) to measure memory at")
     args = parser.parse_args()
 
     startup_ms = []
@@ -50,10 +56,12 @@ def main():
     print(f"uci -> uciok, process start included, 50 starts: "
           f"median {statistics.median(startup_ms):.1f} ms, max {max(startup_ms):.1f} ms")
 
-    for hash_mib in [1, 16, 64, 256, 1024]:
+    for search_threads, hash_mib in [(t, h) for t in map(int, args.threads.split(","))
+                                     for h in map(int, args.hash.split(","))]:
         engine = Engine(args.engine)
         engine.send("uci")
         engine.wait_for("uciok")
+        engine.send(f"setoption name Threads value {search_threads}")
         engine.send(f"setoption name Hash value {hash_mib}")
         engine.send("isready")
         engine.wait_for("readyok")
@@ -66,8 +74,8 @@ def main():
             peak = max(peak, engine.rss_mib())
         threads = status_field(engine.process.pid, "Threads")
         engine.quit()
-        print(f"Hash {hash_mib:5} MiB: RSS idle {idle:7.1f} MiB, after searching {peak:7.1f} MiB "
-              f"(budget {hash_mib + 16} MiB), {threads} threads")
+        print(f"Threads {search_threads}, Hash {hash_mib:5} MiB: RSS idle {idle:7.1f} MiB, after searching {peak:7.1f} MiB "
+              f"(budget {hash_mib + 32} MiB), {threads} threads")
 
 
 if __name__ == "__main__":
