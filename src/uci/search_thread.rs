@@ -41,6 +41,8 @@ impl SearchThread {
             .spawn(move || {
                 for (task, finished) in queue {
                     search_once(&task, &mut lock(&pool));
+                    // Let go of the hash table before the loop can replace it (`Hash`).
+                    drop(task);
                     // The loop may have stopped waiting (it is quitting): nothing to tell.
                     let _ = finished.send(());
                     on_done();
