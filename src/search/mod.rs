@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use crate::chess::{Move, Position};
 use crate::tablebase::Tablebases;
-pub use pool::ThreadPool;
+pub use pool::{ThreadPool, lock};
 pub use time::{Limits, TimeManager};
 pub use tt::{Bound, TranspositionTable};
 pub use worker::{STACK_SIZE, Worker};

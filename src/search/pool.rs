@@ -162,8 +162,8 @@ impl Helper {
     }
 }
 
-/// The worker behind `mutex`, also after a panic elsewhere poisoned it (a panicking search
-/// replaces its worker, so what is behind the lock is always whole).
-fn lock(mutex: &Mutex<Worker>) -> MutexGuard<'_, Worker> {
+/// What is behind `mutex`, also after a panic elsewhere poisoned it: the panicking search
+/// replaces what it held (a worker, or the whole pool), so what is behind the lock is whole.
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

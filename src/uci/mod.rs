@@ -17,7 +17,9 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex};
 
 use crate::chess::Position;
-use crate::search::{Limits, SearchJob, Shared, TablebaseUse, ThreadPool, TranspositionTable};
+use crate::search::{
+    self, Limits, SearchJob, Shared, TablebaseUse, ThreadPool, TranspositionTable,
+};
 use crate::tablebase::Tablebases;
 pub use command::{Command, CommandError, GoParams, parse};
 pub use input::read_line;
@@ -181,7 +183,7 @@ impl Engine {
 
     /// Fresh workers, as many as `Threads` says (they forget their histories).
     fn rebuild_workers(&mut self) {
-        search_thread::lock(&self.pool).reset(self.options.threads);
+        search::lock(&self.pool).reset(self.options.threads);
     }
 
     /// Waits until the search thread is done with the current search.
@@ -222,7 +224,7 @@ impl Engine {
             Command::IsReady => output::line("readyok"),
             Command::UciNewGame => {
                 self.tt.clear();
-                search_thread::lock(&self.pool).clear();
+                search::lock(&self.pool).clear();
             }
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::Position { fen, moves } => {

@@ -4,10 +4,10 @@
 
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
-use crate::search::{self, SearchJob, Shared, ThreadPool, TranspositionTable};
+use crate::search::{self, SearchJob, Shared, ThreadPool, TranspositionTable, lock};
 
 use super::output::{self, UciReporter};
 
@@ -89,10 +89,4 @@ fn search_once(task: &SearchTask, pool: &mut ThreadPool) {
         }
         pool.reset(task.threads);
     }
-}
-
-/// The pool behind `mutex`, also after a panic poisoned it (the thread that panicked has
-/// rebuilt it or is gone, and a rebuilt pool follows at the next failure report).
-pub fn lock(mutex: &Mutex<ThreadPool>) -> MutexGuard<'_, ThreadPool> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
