@@ -472,6 +472,34 @@ fn node_and_depth_limits() {
     assert_legal(zwischen::chess::START_FEN, &[], &line);
 }
 
+/// The nodes of the last info line before `bestmove`.
+fn last_nodes(info: &[String]) -> Option<u64> {
+    info.iter().rev().find_map(|line| {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "nodes")?;
+        words.get(at + 1)?.parse().ok()
+    })
+}
+
+#[test]
+fn go_nodes_counts_every_thread_and_the_last_line_shows_them_all() {
+    let mut e = Engine::start();
+    for threads in [1, 2] {
+        e.send(&format!("setoption name Threads value {threads}"));
+        for fen in zwischen::tools::bench::POSITIONS.iter().take(4) {
+            e.send("ucinewgame");
+            e.send(&format!("position fen {fen}"));
+            let (line, info) = e.go("nodes 100000");
+            assert_legal(fen, &[], &line);
+            let nodes = last_nodes(&info).unwrap();
+            assert!(
+                (98_000..=102_000).contains(&nodes),
+                "{threads} threads, {fen}: {nodes} nodes for go nodes 100000"
+            );
+        }
+    }
+}
+
 #[test]
 fn perft_over_uci() {
     let mut e = Engine::start();

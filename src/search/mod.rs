@@ -207,24 +207,28 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// Passes everything on and remembers the first move of the last main line shown, so that
-/// [`run`] can tell whether the move it plays was shown.
+/// Passes everything on and remembers the first move and the node count of the last main
+/// line shown, so that [`run`] can tell whether the move it plays and the search's whole
+/// effort were shown.
 struct RememberShown<'a> {
     inner: &'a dyn Reporter,
-    first_move: Mutex<Option<Move>>,
+    last_shown: Mutex<Option<(Option<Move>, u64)>>,
 }
 
 impl RememberShown<'_> {
     fn first_move(&self) -> Option<Move> {
-        self.first_move.lock().map_or_else(|poisoned| *poisoned.into_inner(), |mv| *mv)
+        lock(&self.last_shown).and_then(|(mv, _)| mv)
+    }
+
+    fn nodes_shown(&self) -> u64 {
+        lock(&self.last_shown).map_or(0, |(_, nodes)| nodes)
     }
 }
 
 impl Reporter for RememberShown<'_> {
     fn pv(&self, info: &PvInfo) {
         if info.multipv == 1 {
-            let mut first = self.first_move.lock().unwrap_or_else(|p| p.into_inner());
-            *first = info.pv.first().copied();
+            *lock(&self.last_shown) = Some((info.pv.first().copied(), info.nodes));
         }
         self.inner.pv(info);
     }
@@ -260,7 +264,7 @@ pub fn run(
     if let Some(error) = pool.start_error() {
         reporter.message(&format!("error: {error}"));
     }
-    let reporter = RememberShown { inner: reporter, first_move: Mutex::new(None) };
+    let reporter = RememberShown { inner: reporter, last_shown: Mutex::new(None) };
     let (main_result, helper_results) =
         pool.search(job, tt, shared, |main| main.iterative_deepening(job, tt, shared, &reporter));
     let mut results = vec![main_result];
@@ -268,8 +272,15 @@ pub fn run(
     let mut best = pick_best(results);
     best.nodes = shared.nodes.load(Ordering::Relaxed);
     // The last line shown is the one played: a helper's move, a move found in an unfinished
-    // iteration, or a weaker line chosen by a limited strength gets its line shown now.
-    if best.best.is_some() && best.best != reporter.first_move() && !best.pv.is_empty() {
+    // iteration, or a weaker line chosen by a limited strength gets its line shown now. With
+    // a single line it also carries the nodes of the whole search (as Stockfish's last line
+    // does), where the search went on after its last line: a stopped iteration, or helpers
+    // that were still searching.
+    let unshown_nodes = job.multipv == 1 && best.nodes > reporter.nodes_shown();
+    if best.best.is_some()
+        && !best.pv.is_empty()
+        && (best.best != reporter.first_move() || unshown_nodes)
+    {
         let elapsed = shared.clock_start().elapsed().as_millis() as u64;
         reporter.pv(&PvInfo {
             depth: best.depth.max(1),
