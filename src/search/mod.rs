@@ -212,23 +212,14 @@ pub struct SearchResult {
 /// effort were shown.
 struct RememberShown<'a> {
     inner: &'a dyn Reporter,
-    last_shown: Mutex<Option<(Option<Move>, u64)>>,
-}
-
-impl RememberShown<'_> {
-    fn first_move(&self) -> Option<Move> {
-        lock(&self.last_shown).and_then(|(mv, _)| mv)
-    }
-
-    fn nodes_shown(&self) -> u64 {
-        lock(&self.last_shown).map_or(0, |(_, nodes)| nodes)
-    }
+    /// The first move and the nodes of the last main line shown (none and 0 before one).
+    last_shown: Mutex<(Option<Move>, u64)>,
 }
 
 impl Reporter for RememberShown<'_> {
     fn pv(&self, info: &PvInfo) {
         if info.multipv == 1 {
-            *lock(&self.last_shown) = Some((info.pv.first().copied(), info.nodes));
+            *lock(&self.last_shown) = (info.pv.first().copied(), info.nodes);
         }
         self.inner.pv(info);
     }
@@ -264,7 +255,7 @@ pub fn run(
     if let Some(error) = pool.start_error() {
         reporter.message(&format!("error: {error}"));
     }
-    let reporter = RememberShown { inner: reporter, last_shown: Mutex::new(None) };
+    let reporter = RememberShown { inner: reporter, last_shown: Mutex::new((None, 0)) };
     let (main_result, helper_results) =
         pool.search(job, tt, shared, |main| main.iterative_deepening(job, tt, shared, &reporter));
     let mut results = vec![main_result];
@@ -276,11 +267,9 @@ pub fn run(
     // a single line it also carries the nodes of the whole search (as Stockfish's last line
     // does), where the search went on after its last line: a stopped iteration, or helpers
     // that were still searching.
-    let unshown_nodes = job.multipv == 1 && best.nodes > reporter.nodes_shown();
-    if best.best.is_some()
-        && !best.pv.is_empty()
-        && (best.best != reporter.first_move() || unshown_nodes)
-    {
+    let (shown_move, shown_nodes) = *lock(&reporter.last_shown);
+    let unshown_nodes = job.multipv == 1 && best.nodes > shown_nodes;
+    if best.best.is_some() && !best.pv.is_empty() && (best.best != shown_move || unshown_nodes) {
         let elapsed = shared.clock_start().elapsed().as_millis() as u64;
         reporter.pv(&PvInfo {
             depth: best.depth.max(1),
