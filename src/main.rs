@@ -47,7 +47,8 @@ enum Command {
     /// Developer tool: a net's loss on validation files (the same set for every run).
     #[command(hide = true)]
     ValLoss(cli::val_loss::Args),
-    /// Developer tool: fit the UCI_ShowWDL model to datagen records (scores and results).
+    /// Developer tool: fit the UCI_ShowWDL model, and the trainer's score scale, to datagen
+    /// records (scores and results).
     #[command(hide = true)]
     FitWdl(cli::fit_wdl::Args),
     /// Developer tool: list the tunable search constants, one a line as OpenBench's SPSA takes

@@ -1,4 +1,5 @@
-//! `zwischen fit-wdl`: the UCI_ShowWDL model fitted to datagen data.
+//! `zwischen fit-wdl`: the UCI_ShowWDL model fitted to datagen data, and the logistic scale
+//! under which the data's scores best predict its results (the trainer's `--score-scale`).
 
 use std::process::ExitCode;
 
@@ -30,6 +31,13 @@ fn run_fit_wdl(paths: &[String]) -> ExitCode {
     println!(
         "{} positions, A = {:.1}, B = {:.1}, mean log-likelihood {:.5}",
         fit.samples, fit.a, fit.b, fit.mean_log_likelihood
+    );
+    // The trainer's logistic (`--score-scale`) that best turns these scores into results.
+    let scale = zwischen::tools::wdl_fit::fit_score_scale(&samples);
+    println!(
+        "score scale {scale:.1} (squared error {:.5}; at the trainer's default 400: {:.5})",
+        zwischen::tools::wdl_fit::score_scale_error(&samples, scale),
+        zwischen::tools::wdl_fit::score_scale_error(&samples, 400.0)
     );
     ExitCode::SUCCESS
 }

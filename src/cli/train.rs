@@ -50,6 +50,10 @@ pub struct Args {
     /// Weight of the game result in the target (the rest is the search score).
     #[arg(long, default_value_t = train_defaults().wdl)]
     wdl: f32,
+    /// Centipawns of the logistic that turns scores into expected results (in the target and
+    /// the prediction alike; the network still learns centipawns).
+    #[arg(long, default_value_t = train_defaults().score_scale)]
+    score_scale: f32,
     #[arg(long, default_value_t = train_defaults().weight_decay)]
     weight_decay: f32,
     /// Training threads (default: every core).
@@ -110,6 +114,7 @@ impl From<Args> for zwischen::tools::train::Settings {
             lr_drops: args.lr_drops,
             lr_drop_factor: args.lr_drop_factor,
             wdl: args.wdl,
+            score_scale: args.score_scale,
             weight_decay: args.weight_decay,
             threads: args.threads,
             seed: args.seed,

@@ -4,6 +4,8 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use zwischen::tools::train::Target;
+
 #[derive(clap::Args)]
 pub struct Args {
     /// The net file.
@@ -15,6 +17,9 @@ pub struct Args {
     /// Weight of the game result in the target, as in training.
     #[arg(long, default_value_t = 0.25)]
     wdl: f32,
+    /// Centipawns of the logistic that turns scores into expected results, as in training.
+    #[arg(long, default_value_t = zwischen::eval::SCALE as f32)]
+    score_scale: f32,
     /// Threads (default: every core).
     #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
     threads: usize,
@@ -25,7 +30,7 @@ pub fn run(args: Args) -> ExitCode {
     match zwischen::tools::train::validation_loss(
         &args.net,
         &args.val_data,
-        args.wdl,
+        Target { wdl: args.wdl, score_scale: args.score_scale },
         args.threads.max(1),
         &mut log,
     ) {

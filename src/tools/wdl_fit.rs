@@ -4,6 +4,9 @@
 //! for a score from one side's view; the draw takes the rest. It is symmetric under swapping
 //! the sides, so the records' White-view scores and results can be used as they are.
 //! A and B maximise the mean log-likelihood of the games' results.
+//!
+//! It also fits the trainer's logistic scale (`zwischen train --score-scale`): the K under
+//! which `sigmoid(score / K)` predicts the results with the least squared error.
 
 use std::path::Path;
 
@@ -79,6 +82,34 @@ pub fn fit(samples: &[Sample]) -> WdlFit {
     WdlFit { a, b, mean_log_likelihood: best, samples: samples.len() }
 }
 
+/// The mean squared error of `sigmoid(score / scale)` against the results: the trainer's loss
+/// of the search score taken for the result (`--score-scale`, with `--wdl 1` as the target).
+pub fn score_scale_error(samples: &[Sample], scale: f64) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|sample| (1.0 / (1.0 + (-sample.score / scale).exp()) - sample.result).powi(2))
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// The logistic scale (centipawns) under which the scores best predict the results: the
+/// minimum of [`score_scale_error`] between 20 and 5000, by golden-section search (the error
+/// has one minimum there for any data where larger scores win more often).
+pub fn fit_score_scale(samples: &[Sample]) -> f64 {
+    let (mut low, mut high) = (20.0f64, 5000.0f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    while high - low > 0.1 {
+        let a = high - ratio * (high - low);
+        let b = low + ratio * (high - low);
+        if score_scale_error(samples, a) < score_scale_error(samples, b) {
+            high = b;
+        } else {
+            low = a;
+        }
+    }
+    (low + high) / 2.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +142,25 @@ mod tests {
         assert!((fitted.a - a).abs() < 8.0, "A = {}", fitted.a);
         assert!((fitted.b - b).abs() < 8.0, "B = {}", fitted.b);
         assert!(fitted.mean_log_likelihood >= mean_log_likelihood(&samples, a, b));
+    }
+
+    /// Results drawn as wins with probability `sigmoid(score / 180)` (no draws): the fitted
+    /// scale is 180 again, not the trainer's default 400.
+    #[test]
+    fn the_score_scale_fit_finds_the_logistic_behind_the_results() {
+        let scale = 180.0;
+        let mut rng = StdRng::seed_from_u64(11);
+        let samples: Vec<Sample> = (0..40_000)
+            .map(|_| {
+                let score: f64 = rng.random_range(-600.0..600.0);
+                let win = 1.0 / (1.0 + (-score / scale).exp());
+                let result = if rng.random::<f64>() < win { 1.0 } else { 0.0 };
+                Sample { score, result }
+            })
+            .collect();
+        let fitted = fit_score_scale(&samples);
+        assert!((fitted - scale).abs() < 12.0, "scale {fitted}");
+        assert!(score_scale_error(&samples, fitted) < score_scale_error(&samples, 400.0));
     }
 
     #[test]

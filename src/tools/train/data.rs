@@ -280,9 +280,13 @@ mod tests {
         let sample = data.sample(0);
         assert_eq!((sample.side, sample.score, sample.result), (Color::Black, -150, 0));
         assert_eq!(sample.features().len(), 3);
-        let target = crate::tools::train::loss::target(&sample, 0.5);
+        let target = crate::tools::train::Target { wdl: 0.5, score_scale: 400.0 };
         let expected = 0.5 / (1.0 + (150.0f32 / 400.0).exp());
-        assert!((target - expected).abs() < 1e-6);
+        assert!((target.of(&sample) - expected).abs() < 1e-6);
+        // A narrower logistic makes the same score surer.
+        let narrow = crate::tools::train::Target { wdl: 0.5, score_scale: 200.0 };
+        let expected = 0.5 / (1.0 + (150.0f32 / 200.0).exp());
+        assert!((narrow.of(&sample) - expected).abs() < 1e-6);
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //!
 //! ```text
 //! zwischen train --data FILE [--data FILE2 ...] --out NET.nnue [--hidden 256] [--epochs 30]
-//!     [--batch 16384] [--lr 0.001] [--final-lr-ratio 0.01] [--wdl 0.25] [--weight-decay 0.01]
+//!     [--batch 16384] [--lr 0.001] [--final-lr-ratio 0.01] [--wdl 0.25] [--score-scale 400]
+//!     [--weight-decay 0.01]
 //!     [--threads N] [--seed 1] [--val-fraction 0.01 | --val-data FILE] [--mirror | --king-mirror]
 //!     [--checkpoint-dir DIR] [--cache-dir DIR] [--shuffle-buffer N]
 //!     [--resume CHECKPOINT | --init NET.nnue]
@@ -36,9 +37,10 @@
 //!   every piece ([`crate::eval::feature_index`]); `out = sum screlu(acc_us) * w[..H] +
 //!   sum screlu(acc_them) * w[H..] + b` with `screlu(x) = clamp(x, 0, 1)^2`; centipawns for the
 //!   side to move = `out * 400`. Initialisation is seeded by `--seed` (see [`Network::new`]).
-//! * **Loss.** Mean squared error between `sigmoid(out)` and the target `(1 - wdl) *
-//!   sigmoid(score / 400) + wdl * result`, score and result (1 win, 0.5 draw, 0 loss) from the
-//!   side to move's point of view ([`loss`]).
+//! * **Loss.** Mean squared error between `sigmoid(out * 400 / K)` and the target `(1 - wdl) *
+//!   sigmoid(score / K) + wdl * result`, score and result (1 win, 0.5 draw, 0 loss) from the
+//!   side to move's point of view, K the logistic's scale in centipawns (`--score-scale`, 400
+//!   by default, the engine's own: the network learns centipawns whatever K is) ([`loss`]).
 //! * **Optimiser.** AdamW (beta 0.9 / 0.999, eps 1e-8) on the mean gradient of each batch,
 //!   weight decay `--weight-decay` (decoupled, on the two weight matrices only, not on biases).
 //!   After every step all weights and the feature biases are clamped to ±1.98
@@ -82,6 +84,7 @@ use thiserror::Error;
 pub use adamw::{AdamW, StepRule};
 pub use checkpoint::{Checkpoint, CheckpointError};
 pub use data::{Dataset, LoadReport, Sample, Samples};
+pub use loss::Target;
 pub use network::{Architecture, Network, Scratch, king_layout};
 pub use stream::RecordCache;
 pub use trainer::Trainer;
@@ -124,6 +127,9 @@ pub struct Settings {
     pub lr_drop_factor: f32,
     /// Weight of the game result in the target (the rest is the search score).
     pub wdl: f32,
+    /// The centipawns of the logistic that turns scores into expected results, in the target
+    /// and the prediction alike.
+    pub score_scale: f32,
     pub weight_decay: f32,
     pub threads: usize,
     pub seed: u64,
@@ -167,6 +173,7 @@ impl Default for Settings {
             lr_drops: Vec::new(),
             lr_drop_factor: 0.1,
             wdl: 0.25,
+            score_scale: SCALE as f32,
             weight_decay: 0.01,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
@@ -228,6 +235,9 @@ impl Settings {
         if !(0.0..=1.0).contains(&self.wdl) {
             return fail("--wdl must be between 0 and 1");
         }
+        if !(1.0..=10_000.0).contains(&self.score_scale) {
+            return fail("--score-scale must be between 1 and 10000");
+        }
         if self.weight_decay.is_nan() || self.weight_decay < 0.0 {
             return fail("--weight-decay must not be negative");
         }
@@ -238,6 +248,11 @@ impl Settings {
             return fail("--resume and --init exclude each other");
         }
         Ok(())
+    }
+
+    /// What each sample teaches.
+    pub fn target(&self) -> Target {
+        Target { wdl: self.wdl, score_scale: self.score_scale }
     }
 
     /// The architecture a new run trains.
@@ -305,19 +320,19 @@ fn train_epoch(
         let (mut loss, mut samples) = (0.0, 0);
         for buffer in receiver {
             let Some(buffer) = buffer? else { break };
-            loss += trainer.pass(&buffer, &buffer.order, settings.batch, settings.wdl, lr);
+            loss += trainer.pass(&buffer, &buffer.order, settings.batch, settings.target(), lr);
             samples += buffer.order.len();
         }
         Ok((loss, samples))
     })
 }
 
-/// The mean loss of the net file `net` on the positions of `files` with result weight `wdl`,
-/// and their number: nets of any run compared on one fixed validation set.
+/// The mean loss of the net file `net` on the positions of `files` against `target`, and
+/// their number: nets of any run compared on one fixed validation set.
 pub fn validation_loss(
     net: &Path,
     files: &[PathBuf],
-    wdl: f32,
+    target: Target,
     threads: usize,
     log: &mut dyn Write,
 ) -> Result<(f64, usize), TrainError> {
@@ -333,7 +348,7 @@ pub fn validation_loss(
     }
     let order: Vec<u32> = (0..validation.len() as u32).collect();
     let trainer = Trainer::new(network, AdamW::new(0, 0.0), threads);
-    Ok((trainer.mean_loss(&validation, &order, wdl), validation.len()))
+    Ok((trainer.mean_loss(&validation, &order, target), validation.len()))
 }
 
 /// The seed of epoch `epoch`'s shuffle.
@@ -498,7 +513,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
     let architecture = *network.architecture();
     writeln!(
         log,
-        "network: (768 x {} king buckets{}{} -> {hidden}) x 2 -> {} output buckets, {} parameters; {} threads, batch {}, lr {:.3e} -> {:.3e}, wdl {}, weight decay {}, seed {}",
+        "network: (768 x {} king buckets{}{} -> {hidden}) x 2 -> {} output buckets, {} parameters; {} threads, batch {}, lr {:.3e} -> {:.3e}, wdl {}, score scale {}, weight decay {}, seed {}",
         architecture.buckets.king_buckets(),
         if architecture.buckets.mirrored { ", mirrored" } else { "" },
         if architecture.factoriser { ", factoriser" } else { "" },
@@ -509,6 +524,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
         settings.lr,
         settings.learning_rate(settings.epochs.saturating_sub(1)),
         settings.wdl,
+        settings.score_scale,
         settings.weight_decay,
         settings.seed
     )
@@ -540,7 +556,7 @@ pub fn run(settings: &Settings, log: &mut dyn Write) -> Result<Network, TrainErr
         .map_err(|source| TrainError::Read { path: cache_parent.display().to_string(), source })?;
         let train_loss = loss_sum / samples.max(1) as f64;
         let train_seconds = epoch_started.elapsed().as_secs_f64();
-        let val_loss = trainer.mean_loss(&validation, &validation_order, settings.wdl);
+        let val_loss = trainer.mean_loss(&validation, &validation_order, settings.target());
         let done = epoch + 1;
         let checkpoint = Checkpoint::new(&trainer.network, &trainer.adam, done as u32);
         let checkpoint_path = settings.checkpoint_path(done);
@@ -581,6 +597,10 @@ mod tests {
     use crate::tools::records::PackedPosition;
     use rand::rngs::StdRng;
     use rand::{RngExt, SeedableRng};
+
+    /// The usual target, and one of search scores alone.
+    const MIXED: Target = Target { wdl: 0.25, score_scale: SCALE as f32 };
+    const SCORES: Target = Target { wdl: 0.0, score_scale: SCALE as f32 };
 
     /// Random (not necessarily legal) positions labelled by material: score = White's material
     /// minus Black's in centipawns, result by its sign.
@@ -667,7 +687,7 @@ mod tests {
         let run = || {
             let mut t = trainer(16, 4, 3);
             for epoch in 0..2 {
-                t.pass(&data, &shuffled(540, epoch_seed(4, epoch)), 50, 0.25, 0.01);
+                t.pass(&data, &shuffled(540, epoch_seed(4, epoch)), 50, MIXED, 0.01);
             }
             t.network
         };
@@ -681,7 +701,7 @@ mod tests {
         let data = dataset(5000, 3);
         let batch: Vec<u32> = (0..5000).collect();
         let mut threaded = trainer(8, 2, 3);
-        threaded.step(&data, &batch, 0.25, 0.01);
+        threaded.step(&data, &batch, MIXED, 0.01);
         // The same step by hand: chunk gradients summed in order, then AdamW and the clip.
         let mut network = Network::new(8, 2);
         let mut adam = AdamW::new(network.params().len(), 0.01);
@@ -693,7 +713,7 @@ mod tests {
                 loss::add_gradient(
                     &network,
                     &data.sample(i as usize),
-                    0.25,
+                    MIXED,
                     &mut scratch,
                     &mut grad,
                 );
@@ -718,11 +738,11 @@ mod tests {
         let data = dataset(2000, 5);
         let validation: Vec<u32> = (1800..2000).collect();
         let mut t = trainer(16, 1, 2);
-        let before = t.mean_loss(&data, &validation, 0.0);
+        let before = t.mean_loss(&data, &validation, SCORES);
         for epoch in 0..6 {
-            t.pass(&data, &shuffled(1800, epoch_seed(1, epoch)), 64, 0.0, 0.01);
+            t.pass(&data, &shuffled(1800, epoch_seed(1, epoch)), 64, SCORES, 0.01);
         }
-        let after = t.mean_loss(&data, &validation, 0.0);
+        let after = t.mean_loss(&data, &validation, SCORES);
         assert!(after < 0.2 * before, "validation loss {before} -> {after}");
     }
 
@@ -804,7 +824,7 @@ mod tests {
         }
         let all: Vec<u32> = (0..data.len() as u32).collect();
         let loss =
-            |net: Network| Trainer::new(net, AdamW::new(0, 0.0), 1).mean_loss(&data, &all, 0.0);
+            |net: Network| Trainer::new(net, AdamW::new(0, 0.0), 1).mean_loss(&data, &all, SCORES);
         let trained_on =
             run(&Settings { epochs: 4, lr: 0.01, ..standing.clone() }, &mut std::io::sink());
         assert!(loss(trained_on.unwrap()) < loss(full.clone()));

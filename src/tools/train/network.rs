@@ -563,7 +563,7 @@ mod tests {
     use crate::chess::PieceType;
     use crate::eval::HIDDEN;
     use crate::tools::train::data::{Dataset, Samples};
-    use crate::tools::train::loss;
+    use crate::tools::train::loss::{self, Target};
 
     const FENS: [&str; 6] = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -634,7 +634,7 @@ mod tests {
         params: &[f64],
         architecture: &Architecture,
         data: &Dataset,
-        wdl: f64,
+        target: Target,
     ) -> f64 {
         let h = architecture.hidden;
         let (fw, rest) = params.split_at(architecture.feature_rows() * h);
@@ -662,10 +662,12 @@ mod tests {
             let out: f64 =
                 (0..h).map(|i| screlu(us[i]) * ow[i] + screlu(them[i]) * ow[h + i]).sum::<f64>()
                     + ob[bucket];
-            let prediction = 1.0 / (1.0 + (-out).exp());
-            let expected = 1.0 / (1.0 + (-f64::from(sample.score) / 400.0).exp());
-            let target = (1.0 - wdl) * expected + wdl * 0.5 * f64::from(sample.result);
-            total += (prediction - target).powi(2);
+            let scale = f64::from(target.score_scale);
+            let prediction = 1.0 / (1.0 + (-out * 400.0 / scale).exp());
+            let expected = 1.0 / (1.0 + (-f64::from(sample.score) / scale).exp());
+            let wdl = f64::from(target.wdl);
+            let wanted = (1.0 - wdl) * expected + wdl * 0.5 * f64::from(sample.result);
+            total += (prediction - wanted).powi(2);
         }
         total
     }
@@ -691,17 +693,18 @@ mod tests {
         }
         net.refold();
         let data = dataset();
-        let wdl = 0.3;
+        // A result weight and a logistic scale of their own, so both reach the gradient.
+        let target = Target { wdl: 0.3, score_scale: 250.0 };
         let mut grad = vec![0.0f32; net.params.len()];
         let mut scratch = Scratch::new(hidden);
         let mut total = 0.0;
         for index in 0..data.len() {
             let sample = data.sample(index);
-            total += f64::from(loss::add_gradient(&net, &sample, wdl, &mut scratch, &mut grad));
+            total += f64::from(loss::add_gradient(&net, &sample, target, &mut scratch, &mut grad));
         }
         net.complete_gradient(&mut grad);
         let params: Vec<f64> = net.params.iter().map(|&x| f64::from(x)).collect();
-        let reference = reference_loss(&params, &architecture, &data, f64::from(wdl));
+        let reference = reference_loss(&params, &architecture, &data, target);
         assert!((total - reference).abs() < 1e-5, "{total} vs {reference}");
         let mut active = vec![false; architecture.feature_rows()];
         for index in 0..data.len() {
@@ -725,9 +728,9 @@ mod tests {
             }
             let mut shifted = params.clone();
             shifted[index] = params[index] + eps;
-            let up = reference_loss(&shifted, &architecture, &data, f64::from(wdl));
+            let up = reference_loss(&shifted, &architecture, &data, target);
             shifted[index] = params[index] - eps;
-            let down = reference_loss(&shifted, &architecture, &data, f64::from(wdl));
+            let down = reference_loss(&shifted, &architecture, &data, target);
             let numeric = (up - down) / (2.0 * eps);
             let analytic = f64::from(grad[index]);
             assert!(

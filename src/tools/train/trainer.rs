@@ -5,7 +5,7 @@
 
 use super::adamw::{AdamW, StepRule};
 use super::data::Samples;
-use super::loss;
+use super::loss::{self, Target};
 use super::network::{self, Network, Scratch};
 
 /// One thread's buffers, kept from batch to batch.
@@ -27,7 +27,7 @@ fn accumulate(
     network: &Network,
     samples: &impl Samples,
     part: &[u32],
-    wdl: f32,
+    target: Target,
     worker: &mut Worker,
 ) -> f64 {
     worker.grad.fill(0.0);
@@ -37,7 +37,7 @@ fn accumulate(
         total += f64::from(loss::add_gradient(
             network,
             &sample,
-            wdl,
+            target,
             &mut worker.scratch,
             &mut worker.grad,
         ));
@@ -56,7 +56,7 @@ impl Trainer {
     }
 
     /// One optimiser step on the samples `batch`; returns their summed loss (before it).
-    pub fn step(&mut self, samples: &impl Samples, batch: &[u32], wdl: f32, lr: f32) -> f64 {
+    pub fn step(&mut self, samples: &impl Samples, batch: &[u32], target: Target, lr: f32) -> f64 {
         if batch.is_empty() {
             return 0.0;
         }
@@ -64,7 +64,7 @@ impl Trainer {
         let used = batch.len().div_ceil(chunk);
         let network = &self.network;
         let loss = if used == 1 {
-            accumulate(network, samples, batch, wdl, &mut self.workers[0])
+            accumulate(network, samples, batch, target, &mut self.workers[0])
         } else {
             let losses: Vec<f64> = std::thread::scope(|scope| {
                 let handles: Vec<_> = self
@@ -72,7 +72,7 @@ impl Trainer {
                     .iter_mut()
                     .zip(batch.chunks(chunk))
                     .map(|(worker, part)| {
-                        scope.spawn(move || accumulate(network, samples, part, wdl, worker))
+                        scope.spawn(move || accumulate(network, samples, part, target, worker))
                     })
                     .collect();
                 handles.into_iter().map(|h| h.join().expect("training thread panicked")).collect()
@@ -147,14 +147,14 @@ impl Trainer {
         samples: &impl Samples,
         order: &[u32],
         batch: usize,
-        wdl: f32,
+        target: Target,
         lr: f32,
     ) -> f64 {
-        order.chunks(batch.max(1)).map(|part| self.step(samples, part, wdl, lr)).sum()
+        order.chunks(batch.max(1)).map(|part| self.step(samples, part, target, lr)).sum()
     }
 
     /// Mean loss of the current network on `indices`, over the trainer's threads.
-    pub fn mean_loss(&self, samples: &impl Samples, indices: &[u32], wdl: f32) -> f64 {
+    pub fn mean_loss(&self, samples: &impl Samples, indices: &[u32], target: Target) -> f64 {
         if indices.is_empty() {
             return f64::NAN;
         }
@@ -169,7 +169,7 @@ impl Trainer {
                         part.iter()
                             .map(|&i| {
                                 let sample = samples.sample(i as usize);
-                                f64::from(loss::loss(network, &sample, wdl, &mut scratch))
+                                f64::from(loss::loss(network, &sample, target, &mut scratch))
                             })
                             .sum::<f64>()
                     })
