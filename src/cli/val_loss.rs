@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use zwischen::tools::train::Target;
+use zwischen::tools::train::{Settings, Target};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -15,10 +15,10 @@ pub struct Args {
     #[arg(long, required = true)]
     val_data: Vec<PathBuf>,
     /// Weight of the game result in the target, as in training.
-    #[arg(long, default_value_t = 0.25)]
+    #[arg(long, default_value_t = Settings::default().wdl)]
     wdl: f32,
     /// Centipawns of the logistic that turns scores into expected results, as in training.
-    #[arg(long, default_value_t = zwischen::eval::SCALE as f32)]
+    #[arg(long, default_value_t = Settings::default().score_scale)]
     score_scale: f32,
     /// Threads (default: every core).
     #[arg(long, default_value_t = std::thread::available_parallelism().map_or(1, |n| n.get()))]
